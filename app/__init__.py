@@ -1,0 +1,1 @@
+"""slablab's interactive demo."""

@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# Start the slablab demo; arguments pass through to `python -m app` (try --help).
+# First run creates ./.venv and installs slablab into it.
+source "$(dirname "${BASH_SOURCE[0]}")/../.ci/venv.sh"
+exec "$PY" -m app "$@"

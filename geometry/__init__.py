@@ -1,0 +1,1 @@
+"""slablab geometry (work in progress)."""
