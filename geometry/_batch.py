@@ -1,0 +1,120 @@
+"""Broadcasting and chunked, optionally threaded, execution shared by every batched query.
+
+A query's arguments are points of shape (..., 3) (or per-item scalars of shape (...)). They are
+broadcast over their leading dimensions to one flat batch of M items. An argument whose leading
+dimensions are all 1 is *single*: the kernel gets its three coordinates as numpy scalars, which
+lets it branch once per axis instead of per item (the common case: one segment, many boxes).
+Other arguments become (M, 3) arrays, sliced into chunks so every temporary stays in cache; the
+chunks write disjoint slices of the preallocated outputs and may run on a small thread pool
+(numpy ufuncs release the GIL).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Sequence
+
+import numpy as np
+
+__all__ = ["Single", "broadcast_items", "broadcast_leading", "run_chunked", "set_num_threads", "get_num_threads"]
+
+#: Items per chunk. 16384 boxes are 384 KiB of float64 corners: the chunk's inputs and a dozen
+#: (C,) temporaries stay in a core's L2 cache.
+CHUNK = 16384
+
+_threads = min(4, os.cpu_count() or 1)
+_pool: ThreadPoolExecutor | None = None
+
+
+def set_num_threads(n: int) -> None:
+    """Use up to ``n`` threads for large batches (1 disables threading). Results never change."""
+    global _threads, _pool
+    if int(n) < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    if int(n) != _threads and _pool is not None:
+        _pool.shutdown(wait=True)
+        _pool = None
+    _threads = int(n)
+
+
+def get_num_threads() -> int:
+    """The number of threads large batches use (see :func:`set_num_threads`)."""
+    return _threads
+
+
+def broadcast_leading(shapes: dict[str, tuple], item_dims: dict[str, int]) -> tuple[int, ...]:
+    """The broadcast of the arguments' leading shapes (each shape less its last ``item_dims``).
+
+    Raises a ``ValueError`` that lists every argument's shape when they do not broadcast.
+    """
+    leads = [shape[: len(shape) - item_dims.get(name, 0)] for name, shape in shapes.items()]
+    try:
+        return np.broadcast_shapes(*leads)
+    except ValueError:
+        listed = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
+        raise ValueError(f"argument shapes do not broadcast over leading dimensions: {listed}") from None
+
+
+class Single(tuple):
+    """The coordinates of an argument that is the same for every item, as numpy scalars."""
+
+
+def broadcast_items(
+    args: dict[str, np.ndarray], dtype: type, *, scalars: dict[str, np.ndarray] | None = None
+) -> tuple[tuple[int, ...], list]:
+    """Broadcast point arguments (..., 3) and scalar arguments (...) to one flat batch.
+
+    Returns the broadcast leading shape and, in the order given (points first, then scalars),
+    for each argument either a :class:`Single` or a flat (M, 3) / (M,) array.
+    """
+    scalars = scalars or {}
+    shapes = {name: a.shape for name, a in args.items()}
+    shapes.update({name: a.shape for name, a in scalars.items()})
+    lead = broadcast_leading(shapes, {name: 1 for name in args})
+    m = int(np.prod(lead, dtype=np.int64))
+    items: list = []
+    for name, a in list(args.items()) + list(scalars.items()):
+        is_point = name in args
+        if a.size == (3 if is_point else 1):
+            flat = a.reshape(3 if is_point else ())
+            items.append(Single(dtype(x) for x in flat) if is_point else Single((dtype(flat),)))
+        else:
+            tail = (3,) if is_point else ()
+            items.append(np.broadcast_to(a, lead + tail).reshape((m,) + tail))
+    return lead, items
+
+
+def columns(x: Single | np.ndarray) -> Sequence:
+    """The x, y, z columns of a chunk argument (scalars for a :class:`Single`)."""
+    if isinstance(x, Single):
+        return x
+    return x[:, 0], x[:, 1], x[:, 2]
+
+
+def scalar(x: Single | np.ndarray):
+    """The value of a per-item scalar argument: a numpy scalar or the chunk's (C,) array."""
+    return x[0] if isinstance(x, Single) else x
+
+
+def run_chunked(kernel: Callable[..., None], m: int, items: list, outs: list[np.ndarray]) -> None:
+    """Call ``kernel(*chunk_items, *chunk_outs)`` over chunks of the M items.
+
+    ``outs`` are flat preallocated (M,) arrays; each call writes its own slice of them.
+    """
+
+    def one(lo: int) -> None:
+        hi = min(lo + CHUNK, m)
+        chunk_items = [x if isinstance(x, Single) else x[lo:hi] for x in items]
+        kernel(*chunk_items, *(o[lo:hi] for o in outs))
+
+    starts = range(0, m, CHUNK)
+    if _threads > 1 and len(starts) >= 4:
+        global _pool
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=_threads, thread_name_prefix="slablab")
+        # list() re-raises a worker's exception here, in the caller's thread.
+        list(_pool.map(one, starts))
+    else:
+        for lo in starts:
+            one(lo)

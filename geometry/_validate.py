@@ -1,0 +1,187 @@
+"""Input checking at the public boundary: shapes, dtypes, finiteness.
+
+Every public function passes its arguments through here once; the kernels behind it trust what
+they get. Messages name the argument, what was expected and what came, e.g.
+``box_min must have shape (3,) or (N, 3), got (4, 2)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._tolerances import ORTHONORMAL_ATOL
+
+__all__ = [
+    "as_points",
+    "as_finite_points",
+    "as_boxes",
+    "as_axes",
+    "as_matrix44",
+    "as_scalars",
+    "check_finite",
+    "check_box_bounds",
+    "check_nonzero_direction",
+    "check_orthonormal",
+    "compute_dtype",
+]
+
+
+def _as_float_array(name: str, value: object) -> np.ndarray:
+    """Return ``value`` as a float32 or float64 array without copying float input."""
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged nested lists and the like
+        raise ValueError(f"{name} must be an array of numbers, got {type(value).__name__}: {exc}")
+    if arr.dtype == np.float64 or arr.dtype == np.float32:
+        return arr
+    if arr.dtype.kind in "biuf":
+        return arr.astype(np.float64)
+    raise ValueError(f"{name} must be an array of numbers, got dtype {arr.dtype}")
+
+
+def as_points(name: str, value: object) -> np.ndarray:
+    """``value`` as a (..., 3) float array: (3,) for one point, (N, 3) for many.
+
+    Only the shape and dtype are checked here; finiteness is checked by :func:`check_finite`
+    (or chunk by chunk for large box arrays).
+    """
+    arr = _as_float_array(name, value)
+    if arr.ndim == 0 or arr.shape[-1] != 3:
+        raise ValueError(f"{name} must have shape (3,) or (N, 3), got {arr.shape}")
+    return arr
+
+
+def as_axes(name: str, value: object) -> np.ndarray:
+    """``value`` as a (..., 3, 3) float array of row axes; not yet checked for orthonormality."""
+    arr = _as_float_array(name, value)
+    if arr.ndim < 2 or arr.shape[-2:] != (3, 3):
+        raise ValueError(f"{name} must have shape (3, 3) or (N, 3, 3), got {arr.shape}")
+    return arr
+
+
+def as_matrix44(name: str, value: object, *, affine: bool = True) -> np.ndarray:
+    """A finite 4x4 float64 matrix in pyrr's convention (row vectors, translation in row 3).
+
+    With ``affine=True`` the last column must be (0, 0, 0, 1): a projective matrix has no
+    box-to-box image.
+    """
+    arr = _as_float_array(name, value).astype(np.float64, copy=False)
+    if arr.shape != (4, 4):
+        raise ValueError(f"{name} must have shape (4, 4), got {arr.shape}")
+    check_finite(name, arr)
+    if affine and not np.array_equal(arr[:, 3], [0.0, 0.0, 0.0, 1.0]):
+        raise ValueError(
+            f"{name} must be affine in pyrr's row-vector convention (last column 0, 0, 0, 1), "
+            f"got last column {arr[:, 3].tolist()}; is it transposed or a projection?"
+        )
+    return arr
+
+
+def as_scalars(name: str, value: object, *, allow: str = "") -> np.ndarray:
+    """``value`` as a float array of any shape (a per-item scalar such as ``t_min``).
+
+    ``allow`` may contain ``"+"`` / ``"-"`` to accept +inf / -inf; NaN is never accepted.
+    """
+    arr = _as_float_array(name, value)
+    bad = np.isnan(arr)
+    if "+" not in allow:
+        bad |= arr == np.inf
+    if "-" not in allow:
+        bad |= arr == -np.inf
+    if bad.any():
+        raise ValueError(f"{name} must not be NaN{_inf_words(allow)}, got {arr[bad].flat[0]}")
+    return arr
+
+
+def _inf_words(allow: str) -> str:
+    if "+" in allow and "-" in allow:
+        return ""
+    if "+" in allow:
+        return " or -inf"
+    if "-" in allow:
+        return " or +inf"
+    return " or infinite"
+
+
+def check_finite(name: str, arr: np.ndarray) -> None:
+    """Raise ``ValueError`` naming ``name`` if ``arr`` holds NaN or an infinity."""
+    finite = np.isfinite(arr)
+    if not finite.all():
+        index = tuple(int(i) for i in np.argwhere(~finite)[0])
+        raise ValueError(f"{name} must be finite, got {arr[index]} at index {index}")
+
+
+def check_box_bounds(min_name: str, box_min: np.ndarray, max_name: str, box_max: np.ndarray) -> bool:
+    """Check box corners; return True when some box uses the empty-box infinities.
+
+    NaN is never accepted. +inf in the min corner and -inf in the max corner are accepted: they
+    only make a box empty (``AABB.empty()`` is min = +inf, max = -inf). Any other infinity
+    (an unbounded box) is a ``ValueError``.
+    """
+    uses_inf = False
+    for name, arr, allowed in ((min_name, box_min, np.inf), (max_name, box_max, -np.inf)):
+        finite = np.isfinite(arr)
+        if finite.all():
+            continue
+        bad = ~finite & (arr != allowed)
+        if bad.any():
+            index = tuple(int(i) for i in np.argwhere(bad)[0])
+            sign = "+inf" if allowed > 0 else "-inf"
+            raise ValueError(
+                f"{name} must be finite (or {sign}, which only makes a box empty), "
+                f"got {arr[index]} at index {index}"
+            )
+        uses_inf = True
+    return uses_inf
+
+
+def check_nonzero_direction(name: str, direction: np.ndarray) -> None:
+    """Raise ``ValueError`` if any direction vector is (+-0, +-0, +-0)."""
+    zero = np.all(direction == 0, axis=-1)
+    if np.any(zero):
+        where = "" if zero.ndim == 0 else f" at index {tuple(int(i) for i in np.argwhere(zero)[0])}"
+        raise ValueError(f"{name} must not be the zero vector{where}: a ray needs a direction")
+
+
+def check_orthonormal(name: str, axes: np.ndarray) -> None:
+    """Raise ``ValueError`` unless every 3x3 block of ``axes`` has orthonormal rows."""
+    gram = axes @ np.swapaxes(axes, -1, -2)
+    error = np.abs(gram - np.eye(3)).max(axis=(-2, -1))
+    if np.any(error > ORTHONORMAL_ATOL):
+        worst = float(np.max(error))
+        where = "" if error.ndim == 0 else f" at index {int(np.argmax(error))}"
+        raise ValueError(
+            f"{name} must have orthonormal rows (unit box axes) within {ORTHONORMAL_ATOL:g}, "
+            f"got rows off by {worst:.3g}{where}"
+        )
+
+
+def compute_dtype(*arrays: np.ndarray) -> type:
+    """float32 when every array is float32, else float64 (the documented result rule)."""
+    if all(a.dtype == np.float32 for a in arrays):
+        return np.float32
+    return np.float64
+
+
+def as_boxes(
+    min_name: str, box_min: object, max_name: str, box_max: object
+) -> tuple[np.ndarray, np.ndarray]:
+    """Validated box corners, (..., 3) each; empty-box infinities replaced by a finite empty box.
+
+    The replacement (min 1, max 0 on every axis of that box) keeps the kernels free of
+    ``inf - inf``; it copies only when some box actually uses the infinities.
+    """
+    lo = as_points(min_name, box_min)
+    hi = as_points(max_name, box_max)
+    if check_box_bounds(min_name, lo, max_name, hi):
+        rows = ~(np.isfinite(lo).all(axis=-1) & np.isfinite(hi).all(axis=-1))[..., None]
+        lo = np.where(rows, lo.dtype.type(1), lo)
+        hi = np.where(rows, hi.dtype.type(0), hi)
+    return lo, hi
+
+
+def as_finite_points(name: str, value: object) -> np.ndarray:
+    """:func:`as_points` followed by :func:`check_finite`."""
+    arr = as_points(name, value)
+    check_finite(name, arr)
+    return arr

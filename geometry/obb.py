@@ -1,0 +1,242 @@
+"""Oriented boxes: the OBB value, and segment/ray/triangle queries against OBBs.
+
+An OBB query moves the segment, ray or triangle into the box's own frame, where the box is the
+AABB ``[-half_size, half_size]``, and runs the AABB test there: one implementation of each test.
+The frame change is a rotation, so ray parameters t are the same in both frames.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._batch import broadcast_leading
+from ._validate import (
+    as_axes,
+    as_finite_points,
+    as_matrix44,
+    check_finite,
+    check_orthonormal,
+    compute_dtype,
+)
+from .aabb import AABB
+from .ray_box import intersect_checked, ray_arguments
+from .results import IntersectionType, RayHit
+from .segment_box import classify_checked
+from .triangle_box import overlaps_checked
+
+__all__ = ["OBB", "classify_segment_obb", "intersect_ray_obb"]
+
+
+def _obb_arguments(center: ArrayLike, axes: ArrayLike, half_size: ArrayLike):
+    center = as_finite_points("center", center)
+    axes = as_axes("axes", axes)
+    check_finite("axes", axes)
+    check_orthonormal("axes", axes)
+    half_size = as_finite_points("half_size", half_size)
+    return center, axes, half_size
+
+
+def _to_box_frame(points: np.ndarray, center, axes: np.ndarray, dtype) -> np.ndarray:
+    """``axes @ (p - center)`` per item (``center=None``: a direction, not a point)."""
+    offset = points if center is None else points - center
+    return np.einsum("...ij,...j->...i", axes, offset).astype(dtype, copy=False)
+
+
+def _local_box(half_size: np.ndarray):
+    return -half_size, half_size
+
+
+def classify_segment_obb(
+    start: ArrayLike, end: ArrayLike, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike
+) -> Union[IntersectionType, np.ndarray]:
+    """Classify each oriented box against the segment: NONE, INTERSECT or INCLUDE.
+
+    The box is ``{center + axes.T @ u : |u_i| <= half_size_i}`` (``axes``' rows are its unit
+    axes); the classes and boundary cases are those of :func:`classify_segment_aabb`, which runs
+    on the segment expressed in the box's frame. A negative ``half_size`` makes the box empty
+    (NONE). With identity axes the answer equals the AABB test on ``center -+ half_size`` whenever
+    those are computed exactly (e.g. dyadic coordinates); otherwise both answer for slightly
+    different rounded boxes.
+
+    Parameters
+    ----------
+    start, end : (3,) or (N, 3) array_like
+    center, half_size : (3,) or (N, 3) array_like
+    axes : (3, 3) or (N, 3, 3) array_like
+        Rows orthonormal within 1e-6, else ``ValueError``.
+
+    Returns
+    -------
+    IntersectionType or (N,) int8 ndarray
+    """
+    start = as_finite_points("start", start)
+    end = as_finite_points("end", end)
+    center, axes, half_size = _obb_arguments(center, axes, half_size)
+    broadcast_leading(
+        {"start": start.shape, "end": end.shape, "center": center.shape, "axes": axes.shape,
+         "half_size": half_size.shape},
+        {"start": 1, "end": 1, "center": 1, "axes": 2, "half_size": 1},
+    )
+    dtype = compute_dtype(start, end, center, axes, half_size)
+    with np.errstate(over="ignore", under="ignore"):  # overflow/underflow keep the order of values
+        local_start = _to_box_frame(start, center, axes, dtype)
+        local_end = _to_box_frame(end, center, axes, dtype)
+    return classify_checked(local_start, local_end, *_local_box(half_size))
+
+
+def intersect_ray_obb(
+    origin: ArrayLike,
+    direction: ArrayLike,
+    center: ArrayLike,
+    axes: ArrayLike,
+    half_size: ArrayLike,
+    t_min: ArrayLike = 0.0,
+    t_max: ArrayLike = np.inf,
+) -> RayHit:
+    """Intersect each ray with each closed oriented box: ``(hit, t_enter, t_exit)``.
+
+    Semantics as :func:`intersect_ray_aabb` (t in units of ``direction``, ``t_enter == t_min``
+    for a ray starting inside, ``+inf`` on a miss), for the box ``{center + axes.T @ u :
+    |u_i| <= half_size_i}``. The ray is rotated into the box's frame, which leaves t unchanged.
+
+    Parameters
+    ----------
+    origin, direction : (3,) or (N, 3) array_like
+    center, half_size : (3,) or (N, 3) array_like
+    axes : (3, 3) or (N, 3, 3) array_like
+    t_min, t_max : float or (N,) array_like
+
+    Returns
+    -------
+    RayHit
+    """
+    origin, direction, t_min, t_max = ray_arguments(origin, direction, t_min, t_max)
+    center, axes, half_size = _obb_arguments(center, axes, half_size)
+    broadcast_leading(
+        {"origin": origin.shape, "direction": direction.shape, "center": center.shape,
+         "axes": axes.shape, "half_size": half_size.shape, "t_min": t_min.shape, "t_max": t_max.shape},
+        {"origin": 1, "direction": 1, "center": 1, "axes": 2, "half_size": 1},
+    )
+    dtype = compute_dtype(origin, direction, center, axes, half_size)
+    with np.errstate(over="ignore", under="ignore"):
+        local_origin = _to_box_frame(origin, center, axes, dtype)
+        local_direction = _to_box_frame(direction, None, axes, dtype)
+    return intersect_checked(local_origin, local_direction, *_local_box(half_size), t_min, t_max)
+
+
+class OBB:
+    """An oriented box ``{center + axes.T @ u : |u_i| <= half_size_i}``, immutable.
+
+    ``axes`` is a 3x3 array whose ROWS are the box's orthonormal unit axes (within 1e-6, else
+    ``ValueError``); coordinates are float64.
+    """
+
+    __slots__ = ("_center", "_axes", "_half_size")
+
+    def __init__(self, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike) -> None:
+        center, axes, half_size = _obb_arguments(center, axes, half_size)
+        for name, arr, shape in (("center", center, (3,)), ("axes", axes, (3, 3)), ("half_size", half_size, (3,))):
+            if arr.shape != shape:
+                raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
+        for name, arr in (("_center", center), ("_axes", axes), ("_half_size", half_size)):
+            value = np.array(arr, dtype=np.float64)
+            value.flags.writeable = False
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("OBB is immutable")
+
+    @classmethod
+    def from_aabb(cls, box: AABB, matrix: ArrayLike) -> "OBB":
+        """The image of ``box`` under a rigid 4x4 ``matrix`` (pyrr convention: ``[p, 1] @ M``).
+
+        The rotation part's rows become the axes (``[1, 0, 0] @ R`` is R's row 0), the box's centre
+        is transformed, the half sizes are kept. A matrix that scales, shears or projects is a
+        ``ValueError``, and so is an empty box.
+        """
+        if not isinstance(box, AABB):
+            raise ValueError(f"box must be an AABB, got {type(box).__name__}")
+        if box.is_empty:
+            raise ValueError("box is empty: an empty AABB has no oriented image")
+        m = as_matrix44("matrix", matrix)
+        try:
+            check_orthonormal("matrix", m[:3, :3])
+        except ValueError as exc:
+            raise ValueError(f"matrix must be rigid (rotation and translation only): {exc}") from None
+        return cls(box.center @ m[:3, :3] + m[3, :3], m[:3, :3], box.half_size)
+
+    @property
+    def center(self) -> np.ndarray:
+        """The centre, a read-only (3,) array."""
+        return self._center
+
+    @property
+    def axes(self) -> np.ndarray:
+        """The unit axes as the ROWS of a read-only (3, 3) array."""
+        return self._axes
+
+    @property
+    def half_size(self) -> np.ndarray:
+        """Half the extent along each axis, a read-only (3,) array."""
+        return self._half_size
+
+    def _local(self, point: ArrayLike) -> np.ndarray:
+        return (as_finite_points("point", point) - self._center) @ self._axes.T
+
+    def contains(self, point: ArrayLike) -> Union[bool, np.ndarray]:
+        """True for each point in the closed box; ``point`` (3,) -> bool, (N, 3) -> (N,) bool."""
+        inside = np.all(np.abs(self._local(point)) <= self._half_size, axis=-1)
+        return bool(inside) if inside.ndim == 0 else inside
+
+    def closest_point(self, point: ArrayLike) -> np.ndarray:
+        """The point of the closed box nearest to each ``point`` (Ericson, RTCD 5.1.4)."""
+        if np.any(self._half_size < 0):
+            raise ValueError("closest_point of an empty OBB (negative half_size) is undefined")
+        local = np.clip(self._local(point), -self._half_size, self._half_size)
+        return self._center + local @ self._axes
+
+    def corners(self) -> np.ndarray:
+        """The 8 corners, (8, 3); bit k of the row index picks -/+ half_size along axis k."""
+        bits = (np.arange(8)[:, None] >> np.arange(3)) & 1
+        return self._center + ((2 * bits - 1) * self._half_size) @ self._axes
+
+    def aabb(self) -> AABB:
+        """The tightest AABB around the box: ``center -+ |axes|.T @ half_size``."""
+        extent = np.abs(self._axes).T @ self._half_size
+        return AABB(self._center - extent, self._center + extent)
+
+    def classify(self, segment) -> IntersectionType:
+        """This box against a :class:`~geometry.Segment` (see :func:`classify_segment_obb`)."""
+        return classify_segment_obb(segment.start, segment.end, self._center, self._axes, self._half_size)
+
+    def intersect(self, ray) -> RayHit:
+        """A :class:`~geometry.Ray` against this box (see :func:`intersect_ray_obb`)."""
+        return intersect_ray_obb(
+            ray.origin, ray.direction, self._center, self._axes, self._half_size, ray.t_min, ray.t_max
+        )
+
+    def overlaps(self, triangle) -> bool:
+        """Whether a :class:`~geometry.Triangle` shares a point with this box.
+
+        The triangle is moved into the box's frame and tested with ``triangle_overlaps_aabb``.
+        """
+        v = [as_finite_points(n, getattr(triangle, n)) for n in ("v0", "v1", "v2")]
+        local = [_to_box_frame(p, self._center, self._axes, np.float64) for p in v]
+        return overlaps_checked(*local, *_local_box(self._half_size))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OBB):
+            return NotImplemented
+        return all(
+            np.array_equal(a, b)
+            for a, b in ((self._center, other._center), (self._axes, other._axes), (self._half_size, other._half_size))
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._center.tobytes(), self._axes.tobytes(), self._half_size.tobytes()))
+
+    def __repr__(self) -> str:
+        return f"OBB(center={self._center.tolist()}, axes={self._axes.tolist()}, half_size={self._half_size.tolist()})"

@@ -1,0 +1,165 @@
+"""Small immutable value types: Segment, Ray, Triangle.
+
+Each holds validated float arrays, (3,) for one item or (N, 3) for many, and delegates its
+queries to the batched functions: there is one implementation of each test.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._validate import as_finite_points, as_scalars, check_nonzero_direction
+from .aabb import AABB
+from .obb import OBB, classify_segment_obb, intersect_ray_obb
+from .ray_box import intersect_ray_aabb
+from .results import IntersectionType, RayHit
+from .segment_box import classify_segment_aabb
+from .triangle_box import triangle_overlaps_aabb
+
+__all__ = ["Segment", "Ray", "Triangle"]
+
+
+def _frozen(arr: np.ndarray) -> np.ndarray:
+    arr = np.array(arr)  # a private copy, so freezing it never touches the caller's array
+    arr.flags.writeable = False
+    return arr
+
+
+class _Value:
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _set(self, **values) -> None:
+        for name, value in values.items():
+            object.__setattr__(self, "_" + name, _frozen(value))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(np.array_equal(getattr(self, f), getattr(other, f)) for f in self._fields)
+
+    def __hash__(self) -> int:
+        return hash(tuple(np.asarray(getattr(self, f)).tobytes() for f in self._fields))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{f}={np.asarray(getattr(self, f)).tolist()}" for f in self._fields)
+        return f"{type(self).__name__}({args})"
+
+
+class Segment(_Value):
+    """The segment ``{start + t (end - start) : 0 <= t <= 1}``; ``start == end`` is a point."""
+
+    __slots__ = ("_start", "_end")
+    _fields = ("start", "end")
+
+    def __init__(self, start: ArrayLike, end: ArrayLike) -> None:
+        self._set(start=as_finite_points("start", start), end=as_finite_points("end", end))
+
+    @property
+    def start(self) -> np.ndarray:
+        return self._start
+
+    @property
+    def end(self) -> np.ndarray:
+        return self._end
+
+    def reversed(self) -> "Segment":
+        """The same point set walked the other way (its class against any box is the same)."""
+        return Segment(self._end, self._start)
+
+    def classify(self, box: Union[AABB, OBB]) -> Union[IntersectionType, np.ndarray]:
+        """NONE, INTERSECT or INCLUDE against an :class:`AABB` or :class:`OBB`."""
+        if isinstance(box, AABB):
+            return classify_segment_aabb(self._start, self._end, box.min, box.max)
+        if isinstance(box, OBB):
+            return classify_segment_obb(self._start, self._end, box.center, box.axes, box.half_size)
+        raise ValueError(f"box must be an AABB or an OBB, got {type(box).__name__}")
+
+
+class Ray(_Value):
+    """The ray ``{origin + t direction : t_min <= t <= t_max}``; t in units of ``direction``.
+
+    ``direction`` need not be unit length; a zero direction is a ``ValueError``.
+    """
+
+    __slots__ = ("_origin", "_direction", "_t_min", "_t_max")
+    _fields = ("origin", "direction", "t_min", "t_max")
+
+    def __init__(
+        self, origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike = 0.0, t_max: ArrayLike = np.inf
+    ) -> None:
+        direction = as_finite_points("direction", direction)
+        check_nonzero_direction("direction", direction)
+        self._set(
+            origin=as_finite_points("origin", origin),
+            direction=direction,
+            t_min=as_scalars("t_min", t_min, allow="-"),
+            t_max=as_scalars("t_max", t_max, allow="+"),
+        )
+
+    @property
+    def origin(self) -> np.ndarray:
+        return self._origin
+
+    @property
+    def direction(self) -> np.ndarray:
+        return self._direction
+
+    @property
+    def t_min(self) -> Union[float, np.ndarray]:
+        return float(self._t_min) if self._t_min.ndim == 0 else self._t_min
+
+    @property
+    def t_max(self) -> Union[float, np.ndarray]:
+        return float(self._t_max) if self._t_max.ndim == 0 else self._t_max
+
+    def at(self, t: ArrayLike) -> np.ndarray:
+        """The point ``origin + t direction`` ((3,) for a scalar t, (N, 3) for (N,) t)."""
+        t = np.asarray(t, dtype=np.float64)
+        return self._origin + t[..., None] * self._direction
+
+    def intersect(self, box: Union[AABB, OBB]) -> RayHit:
+        """``(hit, t_enter, t_exit)`` against an :class:`AABB` or :class:`OBB`."""
+        if isinstance(box, AABB):
+            return intersect_ray_aabb(self._origin, self._direction, box.min, box.max, self._t_min, self._t_max)
+        if isinstance(box, OBB):
+            return intersect_ray_obb(
+                self._origin, self._direction, box.center, box.axes, box.half_size, self._t_min, self._t_max
+            )
+        raise ValueError(f"box must be an AABB or an OBB, got {type(box).__name__}")
+
+
+class Triangle(_Value):
+    """The closed triangle with vertices ``v0, v1, v2``; degenerate ones are segments or points."""
+
+    __slots__ = ("_v0", "_v1", "_v2")
+    _fields = ("v0", "v1", "v2")
+
+    def __init__(self, v0: ArrayLike, v1: ArrayLike, v2: ArrayLike) -> None:
+        self._set(v0=as_finite_points("v0", v0), v1=as_finite_points("v1", v1), v2=as_finite_points("v2", v2))
+
+    @property
+    def v0(self) -> np.ndarray:
+        return self._v0
+
+    @property
+    def v1(self) -> np.ndarray:
+        return self._v1
+
+    @property
+    def v2(self) -> np.ndarray:
+        return self._v2
+
+    def overlaps(self, box: Union[AABB, OBB]) -> Union[bool, np.ndarray]:
+        """Whether the triangle shares a point with an :class:`AABB` or :class:`OBB`."""
+        if isinstance(box, AABB):
+            return triangle_overlaps_aabb(self._v0, self._v1, self._v2, box.min, box.max)
+        if isinstance(box, OBB):
+            return box.overlaps(self)
+        raise ValueError(f"box must be an AABB or an OBB, got {type(box).__name__}")

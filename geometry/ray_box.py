@@ -1,0 +1,103 @@
+"""Ray vs axis-aligned box: hit, entry and exit parameters (the slab method).
+
+References: Kay & Kajiya, SIGGRAPH 1986; Williams, Barrus, Morley & Shirley, JGT 2004.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._batch import broadcast_items, columns, run_chunked, scalar
+from ._slab import nonempty, slab_interval
+from ._validate import as_boxes, as_finite_points, as_scalars, check_nonzero_direction, compute_dtype
+from .results import RayHit
+
+__all__ = ["intersect_ray_aabb", "intersect_checked", "ray_arguments"]
+
+
+def ray_arguments(origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike, t_max: ArrayLike):
+    """Validate a ray's arguments (shared with the OBB query); return them as float arrays."""
+    origin = as_finite_points("origin", origin)
+    direction = as_finite_points("direction", direction)
+    check_nonzero_direction("direction", direction)
+    t_min = as_scalars("t_min", t_min, allow="-")
+    t_max = as_scalars("t_max", t_max, allow="+")
+    return origin, direction, t_min, t_max
+
+
+def intersect_ray_aabb(
+    origin: ArrayLike,
+    direction: ArrayLike,
+    box_min: ArrayLike,
+    box_max: ArrayLike,
+    t_min: ArrayLike = 0.0,
+    t_max: ArrayLike = np.inf,
+) -> RayHit:
+    """Intersect each ray with each closed box: ``(hit, t_enter, t_exit)``.
+
+    The ray is ``{origin + t direction : t_min <= t <= t_max}``; ``direction`` need not be unit
+    length and t is measured in its units. ``hit`` is true iff the ray shares a point with the
+    closed box ``{box_min <= p <= box_max}`` (touching counts). Then ``t_enter = max(t_min,
+    entry)`` and ``t_exit = min(t_max, exit)``, with [entry, exit] the parameter interval of the
+    ray's line inside the box, so a ray starting inside has ``t_enter == t_min``; on a miss
+    ``t_enter = t_exit = +inf``. For the nearest box along a ray, take ``argmin(t_enter)``.
+
+    Boundary cases: direction components may be +0.0 or -0.0 and the origin may lie exactly on a
+    slab plane; the answer follows the closed-box definition and is never NaN. An empty box
+    (``min > max`` on an axis, e.g. ``AABB.empty()``) is always a miss, and so is ``t_min > t_max``.
+
+    Parameters
+    ----------
+    origin, direction : (3,) or (N, 3) array_like
+        The rays. A zero direction is a ``ValueError``.
+    box_min, box_max : (3,) or (N, 3) array_like
+        The boxes' corners (``+inf`` / ``-inf`` as in ``AABB.empty()`` mean an empty box).
+    t_min, t_max : float or (N,) array_like
+        The parameter range of the ray; ``t_min`` may be ``-inf`` (a line), ``t_max`` ``+inf``.
+
+    Returns
+    -------
+    RayHit
+        Python ``bool`` / ``float`` for one ray and one box, else (N,) arrays: ``bool`` hits and
+        ``float64`` parameters (``float32`` when every array argument is float32).
+
+    Raises
+    ------
+    ValueError
+        For a non-finite coordinate, NaN in ``t_min`` / ``t_max``, a zero direction, a shape that
+        is not (..., 3), or shapes that do not broadcast; the message names the argument.
+    """
+    origin, direction, t_min, t_max = ray_arguments(origin, direction, t_min, t_max)
+    box_min, box_max = as_boxes("box_min", box_min, "box_max", box_max)
+    return intersect_checked(origin, direction, box_min, box_max, t_min, t_max)
+
+
+def intersect_checked(origin, direction, box_min, box_max, t_min, t_max) -> RayHit:
+    """:func:`intersect_ray_aabb` on arguments already validated (float arrays)."""
+    dtype = compute_dtype(origin, direction, box_min, box_max)
+    lead, items = broadcast_items(
+        {"origin": origin, "direction": direction, "box_min": box_min, "box_max": box_max},
+        dtype,
+        scalars={"t_min": t_min, "t_max": t_max},
+    )
+    m = int(np.prod(lead, dtype=np.int64))
+    hit = np.empty(m, dtype=bool)
+    t_enter = np.empty(m, dtype=dtype)
+    t_exit = np.empty(m, dtype=dtype)
+    run_chunked(_intersect_chunk, m, items, [hit, t_enter, t_exit])
+    if lead == ():
+        return RayHit(bool(hit[0]), float(t_enter[0]), float(t_exit[0]))
+    return RayHit(hit.reshape(lead), t_enter.reshape(lead), t_exit.reshape(lead))
+
+
+def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_enter, t_exit) -> None:
+    """Kernel: write one chunk's hits and clamped parameter intervals."""
+    lo_box, hi_box = columns(box_min), columns(box_max)
+    with np.errstate(over="ignore", under="ignore"):  # see slab_interval
+        entry, exit_ = slab_interval(columns(origin), columns(direction), lo_box, hi_box)
+    enter = np.maximum(entry, scalar(t_min))
+    leave = np.minimum(exit_, scalar(t_max))
+    hit[...] = (enter <= leave) & nonempty(lo_box, hi_box)
+    t_enter[...] = np.where(hit, enter, np.inf)
+    t_exit[...] = np.where(hit, leave, np.inf)

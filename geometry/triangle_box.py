@@ -1,0 +1,145 @@
+"""Triangle vs axis-aligned box overlap by separating axes.
+
+Reference: Akenine-Möller, "Fast 3D triangle-box overlap testing", JGT 2001. Thirteen candidate
+axes: the three box normals, the triangle's normal and the nine cross products of a box axis with
+a triangle edge. A zero-length axis (a degenerate triangle's normal, an edge parallel to a box
+axis, a zero-length edge) projects everything to 0, so it separates nothing and is skipped
+without ever being normalised. For a degenerate triangle the remaining axes are exactly those of
+segment-vs-box (or point-vs-box), so the test stays complete.
+
+Projections are taken relative to ``v0`` and use the box corners themselves (no centre and
+half-size), so integer and dyadic inputs are tested exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._batch import broadcast_items, columns, run_chunked
+from ._validate import as_boxes, as_finite_points, compute_dtype
+
+__all__ = ["triangle_overlaps_aabb", "overlaps_checked"]
+
+
+def triangle_overlaps_aabb(
+    v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, box_min: ArrayLike, box_max: ArrayLike
+) -> Union[bool, np.ndarray]:
+    """True for each box that shares at least one point with the triangle (touching counts).
+
+    The triangle is the closed convex hull of ``v0, v1, v2`` and the box the closed set
+    ``{box_min <= p <= box_max}``. A degenerate triangle (collinear or coincident vertices) is the
+    segment or point it spans and is tested as such. A flat box (``min == max`` on an axis) is a
+    rectangle, segment or point; an empty box (``min > max`` on an axis, ``AABB.empty()``) never
+    overlaps.
+
+    Parameters
+    ----------
+    v0, v1, v2 : (3,) or (N, 3) array_like
+        The triangles' vertices.
+    box_min, box_max : (3,) or (N, 3) array_like
+        The boxes' corners (``+inf`` / ``-inf`` as in ``AABB.empty()`` mean an empty box).
+
+    Returns
+    -------
+    bool or (N,) bool ndarray
+        A Python bool when every argument is a single item.
+
+    Raises
+    ------
+    ValueError
+        For a non-finite coordinate, a shape that is not (..., 3), or shapes that do not
+        broadcast; the message names the argument.
+    """
+    v0 = as_finite_points("v0", v0)
+    v1 = as_finite_points("v1", v1)
+    v2 = as_finite_points("v2", v2)
+    box_min, box_max = as_boxes("box_min", box_min, "box_max", box_max)
+    return overlaps_checked(v0, v1, v2, box_min, box_max)
+
+
+def overlaps_checked(v0, v1, v2, box_min, box_max) -> Union[bool, np.ndarray]:
+    """:func:`triangle_overlaps_aabb` on arguments already validated (float arrays)."""
+    dtype = compute_dtype(v0, v1, v2, box_min, box_max)
+    lead, items = broadcast_items(
+        {"v0": v0, "v1": v1, "v2": v2, "box_min": box_min, "box_max": box_max}, dtype
+    )
+    out = np.empty(int(np.prod(lead, dtype=np.int64)), dtype=bool)
+    run_chunked(_overlap_chunk, out.size, items, [out])
+    if lead == ():
+        return bool(out[0])
+    return out.reshape(lead)
+
+
+def _extent(axis, lo, hi):
+    """``[min, max]`` of ``axis . p`` over the box ``lo <= p <= hi`` (per-axis sequences).
+
+    Zero components of a per-chunk-constant axis are skipped; an all-zero axis gives [0, 0].
+    """
+    low = high = 0
+    for a, x, y in zip(axis, lo, hi):
+        if np.ndim(a) == 0:
+            if a == 0:
+                continue
+            ax, ay = a * x, a * y
+            near, far = (ax, ay) if a > 0 else (ay, ax)
+        else:
+            ax, ay = a * x, a * y
+            near, far = np.minimum(ax, ay), np.maximum(ax, ay)
+        low, high = low + near, high + far
+    return low, high
+
+
+def _cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _overlap_chunk(v0, v1, v2, box_min, box_max, out: np.ndarray) -> None:
+    """Kernel: write one chunk's overlap flags into ``out``."""
+    p0, p1, p2 = columns(v0), columns(v1), columns(v2)
+    lo_box, hi_box = columns(box_min), columns(box_max)
+    overlap = True
+    # Box normals: the triangle's bounding box must meet the box (exact comparisons). This also
+    # rejects empty boxes, whose min > max on some axis.
+    for i in range(3):
+        tri_lo = np.minimum(np.minimum(p0[i], p1[i]), p2[i])
+        tri_hi = np.maximum(np.maximum(p0[i], p1[i]), p2[i])
+        overlap = overlap & (lo_box[i] <= tri_hi) & (tri_lo <= hi_box[i]) & (lo_box[i] <= hi_box[i])
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        # Everything relative to v0: the box's corners and the other two vertices.
+        lo = [lo_box[i] - p0[i] for i in range(3)]
+        hi = [hi_box[i] - p0[i] for i in range(3)]
+        q1 = [p1[i] - p0[i] for i in range(3)]
+        q2 = [p2[i] - p0[i] for i in range(3)]
+        edges = (q1, [q2[i] - q1[i] for i in range(3)], [-q2[i] for i in range(3)])
+        # The triangle's plane (through v0, so the triangle projects to 0).
+        low, high = _extent(_cross(q1, q2), lo, hi)
+        overlap = overlap & (low <= 0) & (0 <= high)
+        # Box axis x triangle edge: the triangle projects to the span of {0, a.q1, a.q2}.
+        for edge in edges:
+            for axis in _box_axis_cross(edge):
+                tri = (_dot(axis, q1), _dot(axis, q2))
+                tri_lo = np.minimum(np.minimum(tri[0], tri[1]), 0)
+                tri_hi = np.maximum(np.maximum(tri[0], tri[1]), 0)
+                low, high = _extent(axis, lo, hi)
+                overlap = overlap & (low <= tri_hi) & (tri_lo <= high)
+    # Products of coordinates near 1e308 can overflow and make inf - inf = NaN inside (ignored
+    # above); a NaN comparison is False. The result is boolean, so no NaN leaves this function.
+    out[...] = overlap
+
+
+def _box_axis_cross(edge):
+    """``e_x x edge``, ``e_y x edge``, ``e_z x edge`` with their zero components as literal 0."""
+    fx, fy, fz = edge
+    return ((0, -fz, fy), (fz, 0, -fx), (-fy, fx, 0))
+
+
+def _dot(a, b):
+    total = 0
+    for x, y in zip(a, b):
+        if np.ndim(x) == 0 and x == 0:
+            continue
+        total = total + x * y
+    return total
