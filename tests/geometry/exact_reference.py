@@ -1,0 +1,342 @@
+"""Exact reference predicates for the `geometry` test suite.
+
+Every function here works on ``fractions.Fraction`` copies of its inputs. ``Fraction(float(x))``
+is the exact value of a float64 or float32 number, so these answers are the mathematically exact
+answers for the very floats the library was given -- the yardstick of /work/shared/SEMANTICS.md.
+
+The predicates are derived from the definitions in SEMANTICS.md, not ported from the float
+kernels:
+
+* segment vs closed box: the exact parameter interval of the segment inside the box
+  (Liang & Barsky 1984, evaluated in rationals); INCLUDE iff both endpoints lie in the open box
+  (the open box is convex, so then the whole segment does);
+* ray vs closed box: the same interval for the ray's line, clamped to [t_min, t_max];
+* triangle vs closed box: the separating axis theorem with all 13 axes (Akenine-Möller 2001) for
+  a proper triangle; a degenerate triangle is reduced to the segment or point it is;
+* oriented boxes: points are mapped exactly into the box frame, u = axes @ (p - center), and the
+  box is then the axis-aligned box [-half_size, half_size].
+
+Inputs are any sequences of three numbers (floats, numpy scalars, ints or Fractions). Box bounds
+may be +inf / -inf only in the empty-box form of ``AABB.empty()``.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+NONE, INTERSECT, INCLUDE = 0, 1, 2
+INF = math.inf
+
+Vec = Sequence
+
+
+def exact(x) -> Fraction:
+    """Return the exact rational value of one finite number.
+
+    Parameters
+    ----------
+    x : float, int, numpy scalar or Fraction
+        A finite number; float32 values are widened exactly.
+
+    Returns
+    -------
+    Fraction
+    """
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        return Fraction(int(x))
+    value = float(x)  # exact for float64 and float32
+    if not math.isfinite(value):
+        raise ValueError(f"exact() needs a finite number, got {x!r}")
+    return Fraction(value)
+
+
+def exact_vec(v: Vec) -> tuple[Fraction, Fraction, Fraction]:
+    """Return the exact rational values of a 3-vector."""
+    if len(v) != 3:
+        raise ValueError(f"expected 3 components, got {len(v)}")
+    return tuple(exact(c) for c in v)  # type: ignore[return-value]
+
+
+def _sub(a, b):
+    return tuple(x - y for x, y in zip(a, b))
+
+
+def _dot(a, b) -> Fraction:
+    return sum((x * y for x, y in zip(a, b)), Fraction(0))
+
+
+def _cross(a, b):
+    return (
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    )
+
+
+def box_is_empty(box_min: Vec, box_max: Vec) -> bool:
+    """True iff ``box_min > box_max`` on some axis (the empty box, including AABB.empty())."""
+    return any(lo > hi for lo, hi in zip(box_min, box_max))
+
+
+def point_in_box(point: Vec, box_min: Vec, box_max: Vec, *, strict: bool = False) -> bool:
+    """Exact point-in-box test.
+
+    Parameters
+    ----------
+    point, box_min, box_max : (3,) sequences
+    strict : bool
+        False: the closed box (boundary counts). True: the open box (interior only).
+    """
+    if box_is_empty(box_min, box_max):
+        return False
+    p, lo, hi = exact_vec(point), exact_vec(box_min), exact_vec(box_max)
+    if strict:
+        return all(lo[i] < p[i] < hi[i] for i in range(3))
+    return all(lo[i] <= p[i] <= hi[i] for i in range(3))
+
+
+def line_interval(origin: Vec, direction: Vec, box_min: Vec, box_max: Vec):
+    """Exact parameter interval of a line inside a closed box (Liang–Barsky in rationals).
+
+    The line is ``origin + t * direction`` for all real t.
+
+    Returns
+    -------
+    (entry, exit) : Fraction or float
+        ``entry <= exit``; ``-inf`` / ``+inf`` (floats) where the direction is zero on every
+        axis. None if the line misses the box or the box is empty. A zero direction component
+        (+0.0 or -0.0) constrains nothing but the origin's own coordinate: the line lies in the
+        slab iff ``box_min <= origin <= box_max`` on that axis.
+    """
+    if box_is_empty(box_min, box_max):
+        return None
+    o, d = exact_vec(origin), exact_vec(direction)
+    lo, hi = exact_vec(box_min), exact_vec(box_max)
+    entry, exit_ = -INF, INF
+    for i in range(3):
+        if d[i] == 0:
+            if o[i] < lo[i] or o[i] > hi[i]:
+                return None
+            continue
+        t_a = (lo[i] - o[i]) / d[i]
+        t_b = (hi[i] - o[i]) / d[i]
+        if t_a > t_b:
+            t_a, t_b = t_b, t_a
+        entry = max(entry, t_a)
+        exit_ = min(exit_, t_b)
+        if entry > exit_:
+            return None
+    return entry, exit_
+
+
+def segment_interval(start: Vec, end: Vec, box_min: Vec, box_max: Vec):
+    """Exact sub-interval of [0, 1] where ``start + t (end - start)`` lies in the closed box.
+
+    Returns
+    -------
+    (t0, t1) : Fractions with ``0 <= t0 <= t1 <= 1``, or None if the segment misses the box.
+    A point segment (start == end) gives (0, 1) when the point is in the box.
+    """
+    s, e = exact_vec(start), exact_vec(end)
+    line = line_interval(s, _sub(e, s), box_min, box_max)
+    if line is None:
+        return None
+    t0 = max(Fraction(0), line[0])
+    t1 = min(Fraction(1), line[1])
+    return (t0, t1) if t0 <= t1 else None
+
+
+def classify_segment_aabb(start: Vec, end: Vec, box_min: Vec, box_max: Vec) -> int:
+    """Classify a segment against a closed box: NONE (0), INTERSECT (1) or INCLUDE (2).
+
+    NONE iff the segment and the closed box share no point; INCLUDE iff the segment lies in the
+    open interior (iff both endpoints do, the open box being convex); INTERSECT otherwise. So a
+    flat box (no interior) is never INCLUDE and an empty box is always NONE.
+
+    Parameters
+    ----------
+    start, end, box_min, box_max : (3,) sequences of numbers
+    """
+    if segment_interval(start, end, box_min, box_max) is None:
+        return NONE
+    inside = point_in_box(start, box_min, box_max, strict=True) and point_in_box(
+        end, box_min, box_max, strict=True
+    )
+    return INCLUDE if inside else INTERSECT
+
+
+class ExactRayHit(NamedTuple):
+    """Exact ray answer: ``t_enter`` / ``t_exit`` are Fractions, or float inf on a miss."""
+
+    hit: bool
+    t_enter: "Fraction | float"
+    t_exit: "Fraction | float"
+
+
+MISS = ExactRayHit(False, INF, INF)
+
+
+def _exact_or_inf(x):
+    value = float(x) if not isinstance(x, Fraction) else x
+    if isinstance(value, float) and math.isinf(value):
+        return value
+    return exact(x)
+
+
+def intersect_ray_aabb(
+    origin: Vec, direction: Vec, box_min: Vec, box_max: Vec, t_min=0.0, t_max=INF
+) -> ExactRayHit:
+    """Exact ray vs closed box: ``(hit, t_enter, t_exit)`` as defined in SEMANTICS.md.
+
+    ``hit`` iff some ``t`` in ``[t_min, t_max]`` puts ``origin + t * direction`` in the closed
+    box. Then ``t_enter = max(t_min, entry)`` and ``t_exit = min(t_max, exit)`` with
+    ``[entry, exit]`` the line's interval in the box (Kay & Kajiya 1986 slabs, in rationals);
+    on a miss both are ``+inf``.
+
+    Parameters
+    ----------
+    origin, direction, box_min, box_max : (3,) sequences of numbers
+        ``direction`` must not be zero.
+    t_min, t_max : number
+        May be infinite.
+    """
+    if all(exact(c) == 0 for c in direction):
+        raise ValueError("direction must not be zero")
+    line = line_interval(origin, direction, box_min, box_max)
+    if line is None:
+        return MISS
+    t_enter = max(_exact_or_inf(t_min), line[0])
+    t_exit = min(_exact_or_inf(t_max), line[1])
+    if t_enter > t_exit:
+        return MISS
+    return ExactRayHit(True, t_enter, t_exit)
+
+
+def _separated_on_axis(axis, verts, center, half) -> bool:
+    """True iff the projections of the triangle and the box onto `axis` are disjoint."""
+    projections = [_dot(axis, v) for v in verts]
+    c = _dot(axis, center)
+    r = sum((abs(a) * h for a, h in zip(axis, half)), Fraction(0))
+    return min(projections) > c + r or max(projections) < c - r
+
+
+def triangle_overlaps_aabb(v0: Vec, v1: Vec, v2: Vec, box_min: Vec, box_max: Vec) -> bool:
+    """Exact closed triangle vs closed box: True iff they share a point (touching counts).
+
+    A proper triangle uses the separating axis theorem over the 13 candidate axes (3 box normals,
+    the triangle normal, 9 edge x box-axis products; zero axes skipped), complete for two convex
+    polytopes (Akenine-Möller 2001). A degenerate triangle -- collinear or coincident vertices --
+    is the segment between its two farthest vertices (or a point) and uses the segment reference.
+
+    Parameters
+    ----------
+    v0, v1, v2, box_min, box_max : (3,) sequences of numbers
+    """
+    if box_is_empty(box_min, box_max):
+        return False
+    verts = [exact_vec(v0), exact_vec(v1), exact_vec(v2)]
+    lo, hi = exact_vec(box_min), exact_vec(box_max)
+    edges = [_sub(verts[1], verts[0]), _sub(verts[2], verts[1]), _sub(verts[0], verts[2])]
+    normal = _cross(edges[0], edges[1])
+    if normal == (0, 0, 0):
+        pairs = [(0, 1), (1, 2), (0, 2)]
+        i, j = max(pairs, key=lambda ij: _dot(_sub(verts[ij[0]], verts[ij[1]]),
+                                               _sub(verts[ij[0]], verts[ij[1]])))
+        return classify_segment_aabb(verts[i], verts[j], lo, hi) != NONE
+    center = tuple((a + b) / 2 for a, b in zip(lo, hi))
+    half = tuple((b - a) / 2 for a, b in zip(lo, hi))
+    unit = [(Fraction(1), Fraction(0), Fraction(0)),
+            (Fraction(0), Fraction(1), Fraction(0)),
+            (Fraction(0), Fraction(0), Fraction(1))]
+    axes = unit + [normal] + [_cross(u, e) for u in unit for e in edges]
+    for axis in axes:
+        if axis == (0, 0, 0):
+            continue
+        if _separated_on_axis(axis, verts, center, half):
+            return False
+    return True
+
+
+def to_box_frame(point: Vec, center: Vec, axes: Sequence[Vec]) -> tuple[Fraction, ...]:
+    """Exact box-frame coordinates ``u = axes @ (point - center)`` (axes given as rows)."""
+    rel = _sub(exact_vec(point), exact_vec(center))
+    return tuple(_dot(exact_vec(row), rel) for row in axes)
+
+
+def _direction_to_box_frame(direction: Vec, axes: Sequence[Vec]) -> tuple[Fraction, ...]:
+    d = exact_vec(direction)
+    return tuple(_dot(exact_vec(row), d) for row in axes)
+
+
+def _obb_bounds(half_size: Vec):
+    h = exact_vec(half_size)
+    return tuple(-x for x in h), h
+
+
+def obb_contains(point: Vec, center: Vec, axes: Sequence[Vec], half_size: Vec) -> bool:
+    """Exact closed OBB containment: ``|axes_i . (p - center)| <= half_size_i`` for all i."""
+    lo, hi = _obb_bounds(half_size)
+    return point_in_box(to_box_frame(point, center, axes), lo, hi)
+
+
+def classify_segment_obb(start: Vec, end: Vec, center: Vec, axes: Sequence[Vec], half_size: Vec) -> int:
+    """Classify a segment against an oriented box, exactly in the box frame.
+
+    The endpoints are mapped with ``u = axes @ (p - center)`` (an affine map, so the segment
+    maps to the segment between the mapped endpoints) and classified against
+    ``[-half_size, half_size]`` with :func:`classify_segment_aabb`.
+    """
+    lo, hi = _obb_bounds(half_size)
+    return classify_segment_aabb(
+        to_box_frame(start, center, axes), to_box_frame(end, center, axes), lo, hi
+    )
+
+
+def intersect_ray_obb(
+    origin: Vec, direction: Vec, center: Vec, axes: Sequence[Vec], half_size: Vec,
+    t_min=0.0, t_max=INF,
+) -> ExactRayHit:
+    """Exact ray vs oriented box, in the box frame; t keeps its meaning (units of direction)."""
+    lo, hi = _obb_bounds(half_size)
+    return intersect_ray_aabb(
+        to_box_frame(origin, center, axes), _direction_to_box_frame(direction, axes),
+        lo, hi, t_min, t_max,
+    )
+
+
+def is_float(value: "Fraction | float") -> bool:
+    """True iff `value` is exactly representable as a float64 (infinities count)."""
+    if isinstance(value, float):
+        return True
+    return Fraction(float(value)) == value
+
+
+def t_close(got: float, want: "Fraction | float", *, rel: float, exact_if_representable: bool) -> bool:
+    """Compare a float t from the library with the exact t.
+
+    Parameters
+    ----------
+    got : float
+        The library's value.
+    want : Fraction or float
+        The exact value (float only for infinities).
+    rel : float
+        Allowed relative error ``|got - want| <= rel * |want|``.
+    exact_if_representable : bool
+        Demand ``got == want`` when `want` is exactly a float (for small integer / dyadic inputs,
+        where a correct slab kernel makes no rounding error).
+    """
+    got = float(got)
+    if math.isnan(got):
+        return False
+    if isinstance(want, float) or math.isinf(got):
+        return got == want
+    if exact_if_representable and is_float(want):
+        return got == float(want)
+    return abs(Fraction(got) - want) <= Fraction(rel) * abs(want)
