@@ -1,5 +1,15 @@
-def main() -> None:
-    print("slablab demo: coming soon (see README)")
+"""``python -m app`` and the ``slablab`` console script."""
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    from app.cli import run
+
+    code = run(sys.argv[1:] if argv is None else argv)
+    if argv is None:
+        sys.exit(code)
+    return code
 
 
 if __name__ == "__main__":

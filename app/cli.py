@@ -1,0 +1,147 @@
+"""Command line of ``python -m app`` / ``slablab``: options, and every failure as one line.
+
+Exit codes: 0 ok, 2 bad input (scene file, size, screenshot path) or no display.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from app.scene import SceneError, resolve_scene
+
+
+class CliError(Exception):
+    """A problem the user can fix; ``str()`` is the one line printed before exit 2."""
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT (e.g. 1280x720), got {text!r}")
+    if not (1 <= w <= 8192 and 1 <= h <= 8192):
+        raise argparse.ArgumentTypeError(f"width and height must be in 1..8192, got {text!r}")
+    return w, h
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="slablab", description="Interactive segment/ray/triangle vs box demo "
+        "(green NONE, blue INTERSECT, red INCLUDE). Press H in the window for the controls.")
+    p.add_argument("--scene", default=None, metavar="NAME|PATH",
+                   help="preset (blog, grid, obb, triangles, rays, edges) or a scene .json file "
+                        "(default: blog)")
+    p.add_argument("--boxes", type=int, default=None, metavar="N",
+                   help="instead of --scene: a random scene of N boxes")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random scene (default 0)")
+    p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
+                   help="window / image size (default 1280x720)")
+    p.add_argument("--headless", action="store_true",
+                   help="render offscreen (EGL) instead of opening a window")
+    p.add_argument("--screenshot", metavar="PNG",
+                   help="write one rendered frame to this PNG and exit (needs --headless, or "
+                        "opens the window just for that frame)")
+    p.add_argument("--explain", action="store_true", help="start in explain mode")
+    p.add_argument("--select", type=int, default=None, metavar="I",
+                   help="select box I (the box explain mode explains)")
+    p.add_argument("--help-overlay", action="store_true", help="start with the help overlay")
+    p.add_argument("--samples", type=int, default=None,
+                   help="multisampling (window default 4; headless always 0)")
+    return p
+
+
+def load_requested_scene(args: argparse.Namespace):
+    if args.boxes is not None:
+        if args.scene is not None:
+            raise CliError("give either --scene or --boxes, not both")
+        if not 0 <= args.boxes <= 200_000:
+            raise CliError(f"--boxes must be in 0..200000, got {args.boxes}")
+        from app.presets import random_scene
+        return random_scene(args.boxes, args.seed)
+    return resolve_scene(args.scene or "blog")
+
+
+def has_display() -> bool:
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+NO_DISPLAY = ("slablab: no display to open a window on (DISPLAY is not set); "
+              "use --headless --screenshot out.png to render offscreen, or run under xvfb-run")
+
+
+def run(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        scene = load_requested_scene(args)
+        if args.screenshot:
+            from app.headless import check_writable
+            try:
+                check_writable(args.screenshot)
+            except OSError as exc:
+                raise CliError(f"{args.screenshot}: cannot write screenshot: "
+                               f"{exc.strerror or exc}")
+        if args.select is not None and not 0 <= args.select < len(scene.boxes):
+            raise CliError(f"--select {args.select}: the scene has {len(scene.boxes)} boxes")
+        if args.headless:
+            return _run_headless(args, scene)
+        if not has_display():
+            raise CliError(NO_DISPLAY)
+        return _run_window(args, scene)
+    except (SceneError, CliError) as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+
+
+def _apply_options(app, args) -> None:
+    st = app.state
+    st.show_help = args.help_overlay
+    if args.select is not None:
+        st.selected = args.select
+    if args.explain:
+        app.on_key_event(app.wnd.keys.X, app.wnd.keys.ACTION_PRESS, None)
+
+
+def _run_headless(args, scene) -> int:
+    from app.window import create_window
+
+    try:
+        app = create_window(scene, headless=True, size=args.size, samples=0, seed=args.seed)
+    except Exception as exc:  # no EGL / no GPU driver: say what to install
+        raise CliError(f"slablab: cannot create an offscreen OpenGL context ({exc}); "
+                       f"install Mesa's EGL (apt-get install libegl1 libgl1-mesa-dri)")
+    _apply_options(app, args)
+    if args.screenshot:
+        try:
+            app.save_screenshot(args.screenshot)
+        except OSError as exc:
+            raise CliError(f"{args.screenshot}: cannot write screenshot: {exc.strerror or exc}")
+    else:
+        app.render_frame()
+        print("slablab: rendered one frame offscreen (add --screenshot out.png to keep it)")
+    return 0
+
+
+def _run_window(args, scene) -> int:
+    import moderngl_window as mglw
+
+    from app.window import create_window
+
+    try:
+        app = create_window(scene, size=args.size, samples=args.samples, seed=args.seed)
+    except Exception as exc:
+        name = type(exc).__name__
+        if "Display" in name or "display" in str(exc).lower():
+            raise CliError(NO_DISPLAY)
+        raise CliError(f"slablab: cannot open an OpenGL 3.3 window ({name}: {exc}); "
+                       f"try --headless")
+    _apply_options(app, args)
+    if args.screenshot:
+        app.save_screenshot(args.screenshot)
+        app.wnd.destroy()
+        return 0
+    mglw.run_window_config_instance(app)
+    return 0

@@ -1,0 +1,32 @@
+"""The one colour table of the app: class code (geometry.IntersectionType) -> RGB.
+
+Everything that draws or checks a class colour (box instances, HUD counts, explain text, pixel
+tests) reads it from here.
+"""
+
+import numpy as np
+
+from geometry import IntersectionType
+
+#: class code -> (name used in the HUD / README, linear RGB in [0, 1])
+CLASS_COLORS: dict[int, tuple[str, tuple[float, float, float]]] = {
+    IntersectionType.NONE: ("green", (0.20, 0.78, 0.30)),
+    IntersectionType.INTERSECT: ("blue", (0.20, 0.45, 1.00)),
+    IntersectionType.INCLUDE: ("red", (0.95, 0.18, 0.16)),
+}
+
+#: (3, 3) float32 lookup table: ``CLASS_RGB[classes]`` gives per-box colours
+CLASS_RGB = np.array([CLASS_COLORS[k][1] for k in sorted(CLASS_COLORS)], dtype=np.float32)
+CLASS_NAMES = [CLASS_COLORS[k][0] for k in sorted(CLASS_COLORS)]
+
+BACKGROUND = (0.09, 0.10, 0.12)
+SEGMENT = (1.0, 0.85, 0.25)
+HANDLE_START = (1.0, 1.0, 1.0)
+HANDLE_END = (1.0, 0.55, 0.1)
+RAY_HIT = (0.95, 0.95, 0.95)
+RAY_MISS = (0.7, 0.7, 0.75)
+HOVER = (1.0, 1.0, 1.0)
+SELECTED = (1.0, 0.9, 0.2)
+TRIANGLE = (0.75, 0.55, 0.95)
+TRIANGLE_OVERLAP = (1.0, 0.35, 0.95)
+SLAB_AXES = ((1.0, 0.35, 0.35), (0.35, 1.0, 0.35), (0.4, 0.6, 1.0))  # x, y, z slabs (explain)

@@ -1,0 +1,17 @@
+"""Key names for the headless window.
+
+moderngl-window's headless window maps every key to "undefined", so synthesised key events
+could not be told apart. :class:`HeadlessKeys` gives each key its own name as its value
+(``HeadlessKeys.TAB == "TAB"``); tests send ``window.wnd.keys.TAB`` whatever the backend.
+"""
+
+from moderngl_window.context.base import BaseKeys
+
+
+class HeadlessKeys(BaseKeys):
+    pass
+
+
+for _name in dir(BaseKeys):
+    if _name.isupper() and getattr(BaseKeys, _name) == "undefined":
+        setattr(HeadlessKeys, _name, _name)

@@ -1,0 +1,81 @@
+"""Boxes as one instanced draw: a unit cube, a model matrix and a class colour per instance.
+
+Only what changed is uploaded: poses of moved boxes, colours of re-classified boxes.
+"""
+
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+from moderngl_window import geometry as mglw_geometry
+
+from app.colors import CLASS_RGB
+from app.renderers import matrix_bytes, write_rows
+from app.scene import Boxes
+
+
+def model_matrices(boxes: Boxes) -> np.ndarray:
+    """(N, 4, 4) pyrr-convention matrices taking the cube [-1, 1]^3 onto each box:
+    ``[u, 1] @ M = center + axes.T @ (half_size * u)``."""
+    n = len(boxes)
+    m = np.zeros((n, 4, 4))
+    m[:, :3, :3] = boxes.half_size[:, :, None] * boxes.axes
+    m[:, 3, :3] = boxes.center
+    m[:, 3, 3] = 1.0
+    return m
+
+
+class BoxRenderer:
+    def __init__(self, ctx: moderngl.Context, program: moderngl.Program):
+        self.ctx = ctx
+        self.program = program
+        self.vao = None
+        self.count = 0
+        self.uploads = 0  # buffer writes since creation (tests check that idle frames write 0)
+
+    def reset(self, count: int) -> None:
+        """New scene: fresh instance buffers for ``count`` boxes."""
+        if self.vao is not None:
+            self.vao.release()
+        self.count = count
+        self.vao = mglw_geometry.cube(size=(2.0, 2.0, 2.0), uvs=False, name="boxes")
+        self.models = self.ctx.buffer(reserve=max(count, 1) * 64, dynamic=True)
+        self.colors = self.ctx.buffer(reserve=max(count, 1) * 12, dynamic=True)
+        self.vao.buffer(self.models, "16f/i", ["in_model"])
+        self.vao.buffer(self.colors, "3f/i", ["in_color"])
+
+    def update(self, boxes: Boxes, classes: np.ndarray, moved: np.ndarray,
+               recoloured: np.ndarray) -> None:
+        if len(boxes) != self.count:
+            self.reset(len(boxes))
+            moved = recoloured = np.arange(len(boxes))
+        if len(moved):
+            self.uploads += write_rows(self.models, model_matrices(boxes).reshape(-1, 16), moved)
+        if len(recoloured):
+            self.uploads += write_rows(self.colors, CLASS_RGB[classes], recoloured)
+
+    def draw(self, view_projection: np.ndarray, light_dir, face_alpha: float = 0.72) -> None:
+        if self.count == 0 or self.vao is None:
+            return
+        self.program["m_vp"].write(matrix_bytes(view_projection))
+        self.program["light_dir"].value = tuple(light_dir)
+        self.program["face_alpha"].value = face_alpha
+        self.vao.render(self.program, instances=self.count)
+
+
+CUBE_EDGES = np.array([(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7),
+                       (0, 4), (1, 5), (2, 6), (3, 7)])
+
+
+def box_corners(boxes: Boxes, index) -> np.ndarray:
+    """(..., 8, 3) corners of boxes ``index`` (corner k has bit i set -> +half on axis i)."""
+    signs = np.array([[1 if k & (1 << i) else -1 for i in range(3)] for k in range(8)], float)
+    c = boxes.center[index]
+    ax = boxes.axes[index]
+    h = boxes.half_size[index]
+    return c[..., None, :] + (signs * h[..., None, :]) @ ax
+
+
+def box_edges(boxes: Boxes, index) -> np.ndarray:
+    """(..., 12, 2, 3) edge segments of boxes ``index`` (for outlines)."""
+    return box_corners(boxes, index)[..., CUBE_EDGES, :]

@@ -1,0 +1,220 @@
+"""What the demo shows, without any OpenGL: the segment, the (animated) boxes, their classes,
+the selection, the toggles. Every answer about intersection comes from ``geometry``.
+
+The window turns input events into calls on :class:`DemoState`; renderers read it and upload
+only what changed (``take_moved()`` / ``take_recoloured()``). Tests can drive it directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+import geometry
+from app.scene import Boxes, Scene
+
+SEGMENT_PARTS = ("start", "end", "both")
+
+
+@dataclass
+class RayResult:
+    """Nearest hit of every scene ray: ``box`` is -1 on a miss (then ``t`` is +inf)."""
+
+    box: np.ndarray  # (R,) int
+    t: np.ndarray  # (R,) float
+
+
+def classify_boxes(start: np.ndarray, end: np.ndarray, boxes: Boxes) -> np.ndarray:
+    """(N,) int8 class codes of ``boxes`` against the segment, from geometry (AABBs with
+    ``classify_segment_aabb`` on their exact min/max, rotated ones with ``classify_segment_obb``)."""
+    classes = np.zeros(len(boxes), dtype=np.int8)
+    aabb = ~boxes.is_obb
+    if aabb.any():
+        classes[aabb] = geometry.classify_segment_aabb(start, end, boxes.box_min[aabb],
+                                                       boxes.box_max[aabb])
+    if boxes.is_obb.any():
+        obb = boxes.is_obb
+        classes[obb] = geometry.classify_segment_obb(start, end, boxes.center[obb],
+                                                     boxes.axes[obb], boxes.half_size[obb])
+    return classes
+
+
+def intersect_ray_boxes(origin, direction, boxes: Boxes) -> tuple[np.ndarray, np.ndarray]:
+    """``(hit, t_enter)`` of one ray against every box, each (N,), from geometry."""
+    hit = np.zeros(len(boxes), dtype=bool)
+    t = np.full(len(boxes), np.inf)
+    aabb = ~boxes.is_obb
+    if aabb.any():
+        r = geometry.intersect_ray_aabb(origin, direction, boxes.box_min[aabb], boxes.box_max[aabb])
+        hit[aabb], t[aabb] = r.hit, r.t_enter
+    if boxes.is_obb.any():
+        obb = boxes.is_obb
+        r = geometry.intersect_ray_obb(origin, direction, boxes.center[obb], boxes.axes[obb],
+                                       boxes.half_size[obb])
+        hit[obb], t[obb] = r.hit, r.t_enter
+    return hit, t
+
+
+def first_hit(origin, direction, boxes: Boxes) -> tuple[int | None, float]:
+    """The box the ray hits first (smallest t_enter) and that t; ``(None, inf)`` on a miss."""
+    if len(boxes) == 0:
+        return None, float("inf")
+    hit, t = intersect_ray_boxes(origin, direction, boxes)
+    if not hit.any():
+        return None, float("inf")
+    t = np.where(hit, t, np.inf)
+    i = int(np.argmin(t))
+    return i, float(t[i])
+
+
+def triangle_overlaps(triangles: np.ndarray, boxes: Boxes) -> np.ndarray:
+    """(N,) bool: box overlaps at least one triangle (``geometry.triangle_overlaps_aabb``).
+
+    Rotated boxes are tested in their own frame: the triangle's vertices are expressed in the
+    box's axes (a change of coordinates, not a re-implementation) against [-half, half].
+    """
+    out = np.zeros(len(boxes), dtype=bool)
+    if len(triangles) == 0 or len(boxes) == 0:
+        return out
+    aabb, obb = ~boxes.is_obb, boxes.is_obb
+    axes = boxes.axes
+    for v0, v1, v2 in triangles:
+        if aabb.any():
+            out[aabb] |= np.asarray(geometry.triangle_overlaps_aabb(
+                v0, v1, v2, boxes.box_min[aabb], boxes.box_max[aabb]))
+        if obb.any():
+            c, a, h = boxes.center[obb], axes[obb], boxes.half_size[obb]
+            local = [np.einsum("nij,nj->ni", a, v - c) for v in (v0, v1, v2)]
+            out[obb] |= np.asarray(geometry.triangle_overlaps_aabb(*local, -h, h))
+    return out
+
+
+def animate_boxes(base: Boxes, t: float) -> Boxes:
+    """The boxes at animation time ``t`` (seconds): a deterministic bob/sway; rotated boxes also
+    spin about their y axis. Axis-aligned boxes stay axis-aligned (only translated)."""
+    out = base.copy()
+    n = len(base)
+    if n == 0 or t == 0.0:
+        return out
+    phase = np.arange(n) * 0.73
+    offset = np.stack([0.6 * np.sin(0.7 * t + phase),
+                       0.3 * np.sin(1.3 * t + 1.7 * phase),
+                       0.6 * np.cos(0.5 * t + 1.3 * phase)], axis=-1)
+    out.box_min += offset
+    out.box_max += offset
+    out.center += offset
+    out.rotation[base.is_obb, 1] += 35.0 * t
+    out.refresh_bounds()
+    return out
+
+
+class DemoState:
+    """The demo's model: a scene plus what the user did to it."""
+
+    def __init__(self, scene: Scene):
+        self.explain = False
+        self.show_help = False
+        self.highlight_triangles = True
+        self.playing = False
+        self.fine = False
+        self.load(scene)
+
+    # ------------------------------------------------------------------ scene
+    def load(self, scene: Scene) -> None:
+        self.scene = scene
+        self.base_boxes = scene.boxes.copy()
+        self.boxes = scene.boxes.copy()
+        self.start = np.array(scene.segment_start, dtype=np.float64)
+        self.end = np.array(scene.segment_end, dtype=np.float64)
+        self.anim_time = 0.0
+        self.part = "both"  # which segment end the keyboard moves (Tab)
+        self.selected: int | None = None
+        self.hovered: int | None = None
+        self.classes = classify_boxes(self.start, self.end, self.boxes)
+        self._moved = np.ones(len(self.boxes), dtype=bool)  # everything needs uploading
+        self._recoloured = np.ones(len(self.boxes), dtype=bool)
+        self.overlaps = triangle_overlaps(scene.triangles, self.boxes)
+        self.rays = self._trace_rays()
+        self.version = getattr(self, "version", 0) + 1
+
+    # ---------------------------------------------------------------- updates
+    def _reclassify(self) -> None:
+        """Recompute all classes (one vectorised call per box kind); remember which changed."""
+        new = classify_boxes(self.start, self.end, self.boxes)
+        self._recoloured |= new != self.classes
+        self.classes = new
+        self.rays = self._trace_rays()
+        self.version += 1
+
+    def _boxes_changed(self, which: np.ndarray | slice) -> None:
+        self._moved[which] = True
+        self.overlaps = triangle_overlaps(self.scene.triangles, self.boxes)
+        self._reclassify()
+
+    def set_segment(self, start=None, end=None) -> None:
+        if start is not None:
+            self.start = np.array(start, dtype=np.float64)
+        if end is not None:
+            self.end = np.array(end, dtype=np.float64)
+        self._reclassify()
+
+    def move_segment(self, delta, part: str | None = None) -> None:
+        """Move ``part`` ("start", "end" or "both"; default: the Tab choice) by ``delta``."""
+        part = part or self.part
+        delta = np.asarray(delta, dtype=np.float64)
+        self.set_segment(self.start + delta if part in ("start", "both") else None,
+                         self.end + delta if part in ("end", "both") else None)
+
+    def cycle_part(self) -> str:
+        self.part = SEGMENT_PARTS[(SEGMENT_PARTS.index(self.part) + 1) % len(SEGMENT_PARTS)]
+        return self.part
+
+    def move_box(self, index: int, delta) -> None:
+        """Translate one box (its un-animated pose too, so animation keeps the move)."""
+        delta = np.asarray(delta, dtype=np.float64)
+        for b in (self.base_boxes, self.boxes):
+            b.box_min[index] += delta
+            b.box_max[index] += delta
+            b.center[index] += delta
+        self._boxes_changed(np.array([index]))
+
+    def step(self, dt: float) -> None:
+        """Advance the animation clock by ``dt`` seconds if playing (tests pass fixed dt)."""
+        if not self.playing or dt <= 0 or len(self.boxes) == 0:
+            return
+        self.anim_time += dt
+        self.boxes = animate_boxes(self.base_boxes, self.anim_time)
+        self._boxes_changed(slice(None))
+
+    # ----------------------------------------------------------------- queries
+    def _trace_rays(self) -> RayResult:
+        origins, dirs = self.scene.ray_origins, self.scene.ray_directions
+        box = np.full(len(origins), -1)
+        t = np.full(len(origins), np.inf)
+        for r, (o, d) in enumerate(zip(origins, dirs)):
+            i, ti = first_hit(o, d, self.boxes)
+            if i is not None:
+                box[r], t[r] = i, ti
+        return RayResult(box, t)
+
+    def pick(self, origin, direction) -> tuple[int | None, float]:
+        """The box under a picking ray (the first one it hits)."""
+        return first_hit(origin, direction, self.boxes)
+
+    def counts(self) -> tuple[int, int, int]:
+        """Number of green (NONE), blue (INTERSECT), red (INCLUDE) boxes."""
+        c = np.bincount(self.classes.astype(np.intp), minlength=3)
+        return int(c[0]), int(c[1]), int(c[2])
+
+    def take_moved(self) -> np.ndarray:
+        """Indices of boxes whose pose changed since the last call (for the instance buffer)."""
+        idx = np.flatnonzero(self._moved)
+        self._moved[:] = False
+        return idx
+
+    def take_recoloured(self) -> np.ndarray:
+        """Indices of boxes whose class changed since the last call (for the colour buffer)."""
+        idx = np.flatnonzero(self._recoloured)
+        self._recoloured[:] = False
+        return idx

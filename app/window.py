@@ -1,0 +1,271 @@
+"""The demo's one WindowConfig: composes the scene state, the orbit camera, picking, the
+renderers and the HUD, and turns mouse/keyboard events into calls on them.
+
+Create it with :func:`create_window` (a real pyglet window, or a headless EGL one for tests and
+screenshots); both run the same ``render_frame``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import weakref
+from pathlib import Path
+
+import moderngl_window as mglw
+import numpy as np
+from moderngl_window.context.base import KeyModifiers
+
+from app.camera import OrbitCamera
+from app.presets import number_key_scene, random_scene
+from app.scene import Scene, resolve_scene
+from app.state import DemoState
+from app.view import SceneView
+
+SHADERS_DIR = Path(__file__).resolve().parent.parent / "shaders"
+HANDLE_RADIUS_PX = 14.0  # how close (pixels) a click must be to grab a handle
+BODY_RADIUS_PX = 8.0  # ... or the segment's body
+CLICK_SLOP_PX = 4.0  # a press+release that moved less than this is a click
+STEP, FINE_STEP = 0.25, 0.025  # keyboard moves (world units)
+
+_KEY_NAMES = ("TAB", "SPACE", "R", "X", "T", "H", "F1", "F12", "P", "ESCAPE", "HOME",
+              "W", "A", "S", "D", "Q", "E", "LEFT", "RIGHT", "UP", "DOWN", "PAGE_UP", "PAGE_DOWN",
+              "LEFT_SHIFT", "RIGHT_SHIFT", *(f"NUMBER_{i}" for i in range(1, 10)))
+
+
+def _point_segment_distance_2d(p, a, b) -> float:
+    ab = b - a
+    t = 0.0 if not ab.any() else float(np.clip(np.dot(p - a, ab) / np.dot(ab, ab), 0, 1))
+    return float(np.linalg.norm(p - (a + t * ab)))
+
+
+class SlabLabWindow(mglw.WindowConfig):
+    title = "slablab - segment vs box (H for help)"
+    gl_version = (3, 3)
+    window_size = (1280, 720)
+    aspect_ratio = None  # follow the window
+    resizable = True
+    vsync = True
+    samples = 4
+    resource_dir = SHADERS_DIR
+    clear_color = None  # SceneView clears
+
+    def __init__(self, scene: Scene | None = None, seed: int = 0,
+                 screenshot_dir: str | Path = "screenshots", **kwargs):
+        super().__init__(**kwargs)
+        self.seed = seed
+        self.screenshot_dir = Path(screenshot_dir)
+        self.state = DemoState(scene if scene is not None else resolve_scene("blog"))
+        w, h = self.wnd.size
+        self.camera = OrbitCamera(self.state.scene.camera, w / h if w and h else 16 / 9)
+        self.view = SceneView(self.ctx, self.load_program)
+        self.key_names = {getattr(self.wnd.keys, n): n for n in _KEY_NAMES}
+        self.message = ""
+        self._message_until = 0.0
+        self.frame_ms = 0.0
+        self._drag: str | None = None  # "start" | "end" | "both" | "orbit" | "pan" | "click"
+        self._drag_button: int | None = None
+        self._press_xy = np.zeros(2)
+        self._grab_point: np.ndarray | None = None
+        self._shift = False
+
+    # ------------------------------------------------------------- scene/frame
+    def load_scene(self, scene: Scene) -> None:
+        self.state.load(scene)
+        self.camera.reset(scene.camera)
+        self.say(f"scene: {scene.name}")
+
+    def say(self, message: str, seconds: float = 4.0) -> None:
+        self.message, self._message_until = message, time.monotonic() + seconds
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Window size in event coordinates (what picking and ``camera.project`` use)."""
+        return tuple(self.wnd.size)
+
+    def render_frame(self) -> None:
+        """Draw one frame into the window's framebuffer (window and headless alike)."""
+        if self.message and time.monotonic() > self._message_until:
+            self.message = ""
+        self.wnd.use()
+        self.view.draw(self.state, self.camera, tuple(self.wnd.buffer_size), self.frame_ms,
+                       self.message)
+
+    def read_image(self) -> np.ndarray:
+        """(H, W, 3) uint8 RGB of the framebuffer, top row first."""
+        w, h = self.wnd.buffer_size
+        data = self.wnd.fbo.read(viewport=(0, 0, w, h), components=3, alignment=1)
+        return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)[::-1].copy()
+
+    def on_render(self, time: float, frame_time: float) -> None:
+        self.state.step(frame_time)
+        self.frame_ms = 0.9 * self.frame_ms + 0.1 * frame_time * 1000.0
+        self.render_frame()
+
+    def on_resize(self, width: int, height: int) -> None:
+        self.camera.set_aspect(width, height)  # 0x0 (minimised) is ignored there
+
+    def save_screenshot(self, path: str | Path | None = None) -> Path:
+        from app.headless import save_png
+
+        if path is None:
+            self.screenshot_dir.mkdir(parents=True, exist_ok=True)
+            path = self.screenshot_dir / time.strftime("slablab-%Y%m%d-%H%M%S.png")
+        self.render_frame()
+        path = save_png(self.read_image(), path)
+        print(f"screenshot saved: {path}", flush=True)
+        self.say(f"saved {path}")
+        return path
+
+    # ------------------------------------------------------------------ mouse
+    def _handle_hit(self, x: float, y: float) -> str | None:
+        pts = self.camera.project(np.stack([self.state.start, self.state.end]), self.size)
+        p = np.array([x, y], dtype=np.float64)
+        if not np.isfinite(pts[:, :2]).all():
+            return None
+        d_start, d_end = (np.linalg.norm(pts[i, :2] - p) for i in range(2))
+        if min(d_start, d_end) <= HANDLE_RADIUS_PX:
+            return "start" if d_start <= d_end else "end"
+        if _point_segment_distance_2d(p, pts[0, :2], pts[1, :2]) <= BODY_RADIUS_PX:
+            return "both"
+        return None
+
+    def _plane_point(self, x: float, y: float) -> np.ndarray | None:
+        """Where the cursor ray meets the plane facing the camera through the grabbed point."""
+        origin, direction = self.camera.ray(x, y, self.size)
+        normal = self.camera.basis()[2]
+        denom = float(np.dot(direction, normal))
+        if abs(denom) < 1e-9:
+            return None
+        t = float(np.dot(self._grab_point - origin, normal)) / denom
+        return origin + t * direction
+
+    def on_mouse_position_event(self, x: int, y: int, dx: int, dy: int) -> None:
+        origin, direction = self.camera.ray(x, y, self.size)
+        self.state.hovered, _ = self.state.pick(origin, direction)
+
+    def on_mouse_press_event(self, x: int, y: int, button: int) -> None:
+        self._drag_button, self._press_xy = button, np.array([x, y], dtype=np.float64)
+        shift = self._shift or bool(getattr(self.wnd.modifiers, "shift", False))
+        if button == 1:
+            part = self._handle_hit(x, y)
+            if part is not None:
+                self._drag = part
+                self._grab_point = {"start": self.state.start, "end": self.state.end}.get(
+                    part, (self.state.start + self.state.end) / 2).copy()
+                # grab the body where it was clicked, not at its midpoint
+                if part == "both":
+                    hit = self._plane_point(x, y)
+                    self._grab_point = hit if hit is not None else self._grab_point
+            else:
+                self._drag = "click"
+        elif button == 2:
+            self._drag = "pan" if shift else "orbit"
+        elif button == 3:
+            self._drag = "pan"
+
+    def on_mouse_drag_event(self, x: int, y: int, dx: int, dy: int) -> None:
+        if self._drag == "orbit":
+            self.camera.orbit(dx, dy)
+        elif self._drag == "pan":
+            self.camera.pan(dx, dy, self.size[1])
+        elif self._drag in ("start", "end", "both"):
+            point = self._plane_point(x, y)
+            if point is not None:
+                self.state.move_segment(point - self._grab_point, self._drag)
+                self._grab_point = point
+
+    def on_mouse_release_event(self, x: int, y: int, button: int) -> None:
+        if self._drag == "click" and np.linalg.norm(np.array([x, y]) - self._press_xy) <= CLICK_SLOP_PX:
+            origin, direction = self.camera.ray(x, y, self.size)
+            self.state.selected, _ = self.state.pick(origin, direction)
+        self._drag = self._drag_button = None
+
+    def on_mouse_scroll_event(self, x_offset: float, y_offset: float) -> None:
+        self.camera.zoom(y_offset)
+
+    # --------------------------------------------------------------- keyboard
+    def _camera_moves(self) -> dict[str, np.ndarray]:
+        right, _, forward = self.camera.basis()
+        flat_fwd = np.array([forward[0], 0.0, forward[2]])
+        flat_fwd = flat_fwd / (np.linalg.norm(flat_fwd) or 1.0)
+        flat_right = np.array([right[0], 0.0, right[2]])
+        flat_right = flat_right / (np.linalg.norm(flat_right) or 1.0)
+        up = np.array([0.0, 1.0, 0.0])
+        return {"W": flat_fwd, "S": -flat_fwd, "D": flat_right, "A": -flat_right, "E": up, "Q": -up,
+                "UP": flat_fwd, "DOWN": -flat_fwd, "RIGHT": flat_right, "LEFT": -flat_right,
+                "PAGE_UP": up, "PAGE_DOWN": -up}
+
+    def on_key_event(self, key, action, modifiers: KeyModifiers) -> None:
+        name = self.key_names.get(key)
+        if name in ("LEFT_SHIFT", "RIGHT_SHIFT"):
+            self._shift = action == self.wnd.keys.ACTION_PRESS
+            return
+        if action != self.wnd.keys.ACTION_PRESS or name is None:
+            return
+        shift = bool(getattr(modifiers, "shift", False)) or self._shift
+        step = FINE_STEP if shift else STEP
+        state = self.state
+        if name in ("W", "A", "S", "D", "Q", "E"):
+            state.move_segment(self._camera_moves()[name] * step)
+        elif name in ("UP", "DOWN", "LEFT", "RIGHT", "PAGE_UP", "PAGE_DOWN"):
+            if state.selected is None:
+                self.say("select a box first (left-click it)")
+            else:
+                state.move_box(state.selected, self._camera_moves()[name] * step)
+        elif name == "TAB":
+            self.say(f"keys move: {state.cycle_part()}")
+        elif name == "SPACE":
+            state.playing = not state.playing
+        elif name == "R":
+            self.seed += 1
+            self.load_scene(random_scene(max(len(state.boxes), 100), self.seed))
+        elif name.startswith("NUMBER_"):
+            scene = number_key_scene(int(name[-1]), self.seed)
+            if scene is not None:
+                self.load_scene(scene)
+        elif name == "X":
+            state.explain = not state.explain
+            if state.explain and state.selected is None and len(state.boxes):
+                # explain needs a box: take the first non-green one (else box 0)
+                state.selected = int(np.argmax(state.classes > 0)) if state.classes.any() else 0
+        elif name == "T":
+            state.highlight_triangles = not state.highlight_triangles
+        elif name in ("H", "F1"):
+            state.show_help = not state.show_help
+        elif name in ("F12", "P"):
+            try:
+                self.save_screenshot()
+            except OSError as exc:
+                self.say(f"screenshot failed: {exc}")
+        elif name == "HOME":
+            self.camera.reset()
+        elif name == "ESCAPE":
+            self.wnd.close()
+
+
+def create_window(scene: Scene | None = None, *, headless: bool = False,
+                  size: tuple[int, int] = (1280, 720), samples: int | None = None,
+                  seed: int = 0, visible: bool = True) -> SlabLabWindow:
+    """Open the demo: a pyglet window, or (``headless=True``) an offscreen EGL context with
+    ``samples=0``. Returns the :class:`SlabLabWindow`; ``mglw.run_window_config_instance``
+    runs its loop. Raises whatever the window backend raises when no display is available."""
+    if headless:
+        from app.headless import HeadlessWindow as window_cls
+        kwargs = {"backend": "egl"}
+        samples = 0 if samples is None else samples
+    else:
+        window_cls = mglw.get_local_window_cls("pyglet")
+        kwargs = {}
+        samples = SlabLabWindow.samples if samples is None else samples
+    wnd = window_cls(title=SlabLabWindow.title, size=size, resizable=not headless,
+                     visible=visible, gl_version=SlabLabWindow.gl_version, aspect_ratio=None,
+                     vsync=SlabLabWindow.vsync and not headless, samples=samples, cursor=True,
+                     **kwargs)
+    mglw.activate_context(window=wnd)
+    app = SlabLabWindow(scene=scene, seed=seed, ctx=wnd.ctx, wnd=wnd, timer=None)
+    wnd._config = weakref.ref(app)  # as moderngl_window.create_window_config_instance does
+    wnd.swap_buffers()
+    wnd.set_default_viewport()
+    app.on_resize(*wnd.size)
+    return app

@@ -1,0 +1,51 @@
+#version 330
+// Instanced boxes: a unit cube [-1, 1]^3 placed by a per-instance model matrix (pyrr row-vector
+// matrix uploaded as raw bytes == the GLSL column-major matrix), shaded by face and with its
+// edges drawn in the fragment shader (distance to the face's border in pixels, via fwidth).
+
+#if defined VERTEX_SHADER
+
+in vec3 in_position;
+in vec3 in_normal;
+in mat4 in_model;   // per instance
+in vec3 in_color;   // per instance: the class colour (app/colors.py)
+
+uniform mat4 m_vp;
+
+out vec3 v_local;
+out vec3 v_normal;
+out vec3 v_color;
+
+void main() {
+    vec4 world = in_model * vec4(in_position, 1.0);
+    gl_Position = m_vp * world;
+    v_local = in_position;
+    vec3 n = mat3(in_model) * in_normal;  // zero for the faces of a flat box
+    v_normal = dot(n, n) > 1e-12 ? normalize(n) : vec3(0.0, 1.0, 0.0);
+    v_color = in_color;
+}
+
+#elif defined FRAGMENT_SHADER
+
+in vec3 v_local;
+in vec3 v_normal;
+in vec3 v_color;
+
+uniform vec3 light_dir;
+uniform float face_alpha;
+
+out vec4 f_color;
+
+void main() {
+    // pixels to each pair of faces; on a face one of them is ~0, the edge is the middle one
+    vec3 d = (1.0 - abs(v_local)) / max(fwidth(v_local), vec3(1e-6));
+    float mid = max(min(d.x, d.y), min(max(d.x, d.y), d.z));
+    float edge = 1.0 - smoothstep(0.8, 2.0, mid);
+
+    vec3 n = normalize(v_normal);
+    float diffuse = 0.55 + 0.45 * abs(dot(n, normalize(light_dir)));
+    vec3 face = v_color * diffuse;
+    vec3 rim = mix(v_color, vec3(1.0), 0.55);
+    f_color = vec4(mix(face, rim, edge), mix(face_alpha, 1.0, edge));
+}
+#endif
