@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import math
 
-import glm
+try:  # PyGLM >= 2.8 prefers this spelling
+    from pyglm import glm
+except ImportError:  # pragma: no cover
+    import glm
 import numpy as np
 from moderngl_window.scene.camera import OrbitCamera as _MglwOrbitCamera
 
