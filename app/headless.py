@@ -96,6 +96,9 @@ def save_png(image: np.ndarray, path: str | Path) -> Path:
     try:
         with os.fdopen(fd, "wb") as f:
             Image.fromarray(image).save(f, format="PNG")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the PNG normal permissions
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -17,16 +17,16 @@ def random_scene(n: int, seed: int = 0) -> Scene:
     """``n`` boxes (about a fifth of them rotated) around a short segment, reproducible from
     ``seed``. One box is made to enclose the segment, so all three colours appear."""
     rng = np.random.default_rng(seed)
-    spread = max(4.0, 1.6 * n ** (1 / 3))
-    start = np.array([-1.5, 1.6, -0.4])
-    end = np.array([1.5, 2.0, 0.5])
+    spread = max(4.0, 1.1 * n ** (1 / 3))
+    start = np.array([-0.6 * spread, 0.25 * spread, -0.2 * spread])
+    end = np.array([0.6 * spread, 0.3 * spread, 0.25 * spread])
     centers = rng.uniform([-spread, 0.3, -spread], [spread, 0.6 * spread, spread], (n, 3))
     half = rng.uniform(0.15, 0.65, (n, 3))
     obb = rng.random(n) < 0.2
     if n:
         obb[0] = False  # box 0 encloses the segment: INCLUDE
         centers[0] = (start + end) / 2 + rng.uniform(-0.2, 0.2, 3)
-        half[0] = np.abs(end - start) / 2 + rng.uniform(0.3, 0.8, 3)
+        half[0] = np.abs(end - start) / 2 + rng.uniform(0.2, 0.4, 3)
     rot = np.where(obb[:, None], rng.uniform(-180, 180, (n, 3)), 0.0)
     boxes = Boxes.build(
         aabbs=[(c - h, c + h) for c, h in zip(centers[~obb], half[~obb])],

@@ -100,6 +100,7 @@ class SceneView:
         labels = []
         if state.explain and state.selected is not None and state.selected < len(state.boxes):
             labels = self._add_explain(state, camera, size)
+        self.overlay.add(state.start, state.end, colors.SEGMENT, alpha=0.55)
         self.overlay.draw(vp, size, width=5.0)
         self.points.add(state.start, colors.HANDLE_START, size=16.0)
         self.points.add(state.end, colors.HANDLE_END, size=16.0)
@@ -111,11 +112,13 @@ class SceneView:
             self.text.text(x, y, s, col, 13.0)
         if state.show_help:
             lines = help_lines()
-            cw = self.text.char_width(16.0)
-            w = max(sum(len(t) for t, _ in ln) for ln in lines) * cw + 40
-            h = len(lines) * 20 + 30
-            self._draw_text_block(lines, max((width - w) / 2, 0) + 20,
-                                  max((height - h) / 2, 0) + 15, size, 16.0, pad=20)
+            cols = max(sum(len(t) for t, _ in ln) for ln in lines)
+            # fit the panel into the window: font size from the width and the height
+            font = max(6.0, min(16.0, (width - 60) / (cols * self.text.aspect),
+                                (height - 60) / (len(lines) * 1.3)))
+            w, h = cols * self.text.char_width(font), len(lines) * font * 1.3
+            self._draw_text_block(lines, max((width - w) / 2, 10), max((height - h) / 2, 10),
+                                  size, font, pad=16, background=(0.02, 0.02, 0.03, 0.9))
         self.text.draw(size)
         ctx.enable(moderngl.DEPTH_TEST)
 
@@ -165,12 +168,13 @@ class SceneView:
         self._draw_text_block(lines, 12, size[1] - 22 * len(lines) - 14, size, 15.0)
         return labels
 
-    def _draw_text_block(self, lines, x, y, size, font: float, pad: float = 6.0) -> None:
+    def _draw_text_block(self, lines, x, y, size, font: float, pad: float = 6.0,
+                         background=(0.0, 0.0, 0.0, 0.6)) -> None:
         cw = self.text.char_width(font)
         step = font * 1.3
         width = max((sum(len(t) for t, _ in ln) for ln in lines), default=0) * cw
         self.text.rect(x - pad, y - pad, width + 2 * pad, len(lines) * step + 2 * pad - 4,
-                       (0.0, 0.0, 0.0, 0.6))
+                       background)
         for i, line in enumerate(lines):
             cx = x
             for s, col in line:
