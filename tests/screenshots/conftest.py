@@ -1,0 +1,86 @@
+"""Fixtures for the screenshot tests: one headless (EGL, Mesa llvmpipe) demo window per session.
+
+Model: moderngl's ``tests/conftest.py`` (one standalone context for the session) and vispy's
+``requires_application()`` (a skip that says what to install).
+
+* ``egl_app`` (session): the app's own headless window (``app.headless.headless_app``, multisampling
+  off, the app's one code path for screenshots); skipped with what to install when no EGL.
+* ``demo``: that window reset to a known state for one test (see :func:`reset_app`).
+* ``update_golden``: True under ``pytest --update-golden`` or ``SLABLAB_UPDATE_GOLDEN=1``.
+* marker ``real_window``: tests that open a real (pyglet) window under X; deselect with
+  ``-m "not real_window"``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:  # our helper modules (screenshot_compare, screenshot_helpers)
+    sys.path.insert(0, str(HERE))
+
+from screenshot_compare import update_requested  # noqa: E402
+
+EGL_HINT = "install Mesa's EGL and llvmpipe: apt-get install libegl1 libgl1-mesa-dri"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "real_window: opens a real pyglet window under X (Xvfb); needs `apt-get "
+        "install xvfb xauth` where no display is available")
+
+
+def _egl_problem() -> str | None:
+    try:
+        import moderngl
+
+        ctx = moderngl.create_standalone_context(backend="egl", require=330)
+        ctx.release()
+    except Exception as exc:  # noqa: BLE001 - any failure means: no headless GL here
+        return f"no headless OpenGL 3.3 (EGL) context ({type(exc).__name__}: {exc}); {EGL_HINT}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def egl_app():
+    """The session's headless SlabLabWindow (created once; tests resize/reload it)."""
+    problem = _egl_problem()
+    if problem:
+        pytest.skip(problem)
+    from app.headless import headless_app
+
+    return headless_app(None, (400, 300))
+
+
+def reset_app(app, scene_name: str = "blog", size=(400, 300)):
+    """Load a preset and put every toggle, the camera and the input state back to the start."""
+    from app.headless import headless_app
+    from app.scene import resolve_scene
+    from screenshot_helpers import resize_headless
+
+    resize_headless(size)
+    app = headless_app(resolve_scene(scene_name), size)
+    keys = app.wnd.keys
+    for shift in ("LEFT_SHIFT", "RIGHT_SHIFT"):  # a test may have left Shift pressed
+        app.on_key_event(getattr(keys, shift), keys.ACTION_RELEASE, None)
+    st = app.state
+    st.explain = st.show_help = st.playing = False
+    st.highlight_triangles = True
+    st.selected = st.hovered = None
+    app.frame_ms = 0.0
+    app.message = ""
+    return app
+
+
+@pytest.fixture
+def demo(egl_app):
+    """The headless demo at 400x300 showing the blog scene, every toggle reset."""
+    return reset_app(egl_app)
+
+
+@pytest.fixture
+def update_golden(request) -> bool:
+    return update_requested(request.config)
