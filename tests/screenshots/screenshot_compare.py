@@ -7,22 +7,22 @@ same two-number shape):
   (out of 255);
 * an image *fails* when more than ``MAX_DIFF_FRACTION`` of its pixels differ.
 
-Why these numbers (measured by ``test_calibration.py``, which uses the real renderer and this
-very function, so the numbers cannot drift from the code):
+Why these numbers (measured at 400x300 by ``test_calibration.py``, which uses the real renderer and
+this very function, so the numbers cannot drift from the code; the test prints them):
 
 * Two renders of the same frame on Mesa llvmpipe, in the same process or in a fresh one, are
-  bit-identical (max channel difference 0), because the frame has no multisampling, a frozen clock
-  and a fixed seed. The tolerance therefore only has to absorb what a *different* llvmpipe build
-  (another LLVM, another Mesa) may do: rounding of blending and of texture filtering for the HUD
-  font, a few units at most. 8/255 is well above that and well below any colour change the app
-  makes on purpose (the class colours differ by >= 100/255 in at least one channel; the smallest
-  shade step of a box face is ~10/255).
-* 0.1 % of the pixels (120 pixels at 400x300) lets a few edge pixels flip on another rasteriser
-  version, while the smallest real regressions we calibrated against change many more: a yaw
-  nudge of 0.5 degrees (the camera moves the scene by about one pixel at the image's edges),
-  one box whose colour is swapped, and one missing box each change >= several hundred pixels
-  (see the calibration test's printout and the README).
-
+  bit-identical (max channel difference 0): no multisampling, a frozen clock (the HUD's frame time
+  is 0.0 headless, the animation clock is an argument) and a fixed seed. The tolerance only has
+  to absorb what a *different* llvmpipe build (another LLVM or Mesa version) may do: rounding in
+  blending and in the HUD font's texture filtering, a few units. 8/255 is well above that and
+  below any colour change the app makes on purpose (class colours differ by >= 100/255 in some
+  channel; the face shading steps are ~10/255).
+* 0.05 % of the pixels (60 pixels at 400x300) lets a few edge pixels flip on another rasteriser
+  version, while the smallest real regressions change many more pixels: the smallest camera move
+  the input allows (a 1-pixel orbit drag = 0.3 degrees of yaw, or a 1-pixel pan) changes > 5 %
+  of the pixels (>= 6000); swapping two class colours in the blog scene changes >= 7000; removing any single box of any preset changes >= 117 pixels (the worst case is
+  a box deep inside the ``grid`` lattice, seen through 3 translucent boxes; at 0.1 % it would
+  have passed, which is why the limit is 0.05 %).
 On failure, ``assert_matches_golden`` writes ``<name>.actual.png``, ``<name>.golden.png``,
 ``<name>.diff.png`` (differing pixels in magenta over a dimmed grey copy of the golden) and
 ``<name>.side_by_side.png`` (golden | actual | diff) into ``tests/output/screenshots/`` (git
@@ -49,7 +49,7 @@ OUTPUT_DIR = ROOT / "tests" / "output" / "screenshots"
 #: a pixel differs when any RGB channel differs by more than this (0..255); see module docstring
 CHANNEL_TOLERANCE = 8
 #: an image fails when more than this fraction of its pixels differ; see module docstring
-MAX_DIFF_FRACTION = 0.001
+MAX_DIFF_FRACTION = 0.0005
 
 MAGENTA = np.array([255, 0, 255], dtype=np.uint8)
 

@@ -3,7 +3,7 @@ three camera angles, rendered headless (Mesa llvmpipe via EGL, no multisampling,
 fixed seed) and compared with ``tests/golden/<name>.png``.
 
 Tolerance (see ``screenshot_compare`` and ``test_calibration``): a pixel differs when a channel
-differs by more than 8/255; a test fails when more than 0.1 % of the pixels differ. On failure the
+differs by more than 8/255; a test fails when more than 0.05 % of the pixels differ. On failure the
 actual, golden, diff and side-by-side images are written to ``tests/output/screenshots/``.
 Regenerate with ``pytest tests/screenshots --update-golden`` and LOOK at every changed PNG before
 committing it (``git diff --stat tests/golden``; any image viewer).
