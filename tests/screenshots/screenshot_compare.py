@@ -20,9 +20,11 @@ this very function, so the numbers cannot drift from the code; the test prints t
 * 0.05 % of the pixels (60 pixels at 400x300) lets a few edge pixels flip on another rasteriser
   version, while the smallest real regressions change many more pixels: the smallest camera move
   the input allows (a 1-pixel orbit drag = 0.3 degrees of yaw, or a 1-pixel pan) changes > 5 %
-  of the pixels (>= 6000); swapping two class colours in the blog scene changes >= 7000; removing any single box of any preset changes >= 117 pixels (the worst case is
-  a box deep inside the ``grid`` lattice, seen through 3 translucent boxes; at 0.1 % it would
-  have passed, which is why the limit is 0.05 %).
+  of the pixels (>= 6000); swapping two class colours in the blog scene changes >= 7000;
+  removing any single box of any preset changes >= 117 pixels (the worst case is a box deep
+  inside the ``grid`` lattice, seen through translucent neighbours; at 0.1 % it would have
+  passed, which is why the limit is 0.05 %).
+
 On failure, ``assert_matches_golden`` writes ``<name>.actual.png``, ``<name>.golden.png``,
 ``<name>.diff.png`` (differing pixels in magenta over a dimmed grey copy of the golden) and
 ``<name>.side_by_side.png`` (golden | actual | diff) into ``tests/output/screenshots/`` (git
