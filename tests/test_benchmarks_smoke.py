@@ -1,0 +1,46 @@
+"""Smoke test of the benchmark harness: it runs on tiny sizes and prints its table.
+
+No timing is asserted; the real run is ``./benchmarks/run.sh`` (see the README).
+"""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `benchmarks` lives in the checkout, it is not installed
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks import bench_geometry  # noqa: E402
+
+FUNCTIONS = ("classify_segment_aabb", "intersect_ray_aabb + nearest", "triangle_overlaps_aabb",
+             "read-once floor", "baseline: whole-array numpy classify")
+
+
+def test_main_prints_machine_line_and_a_row_per_function_and_dtype(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status = bench_geometry.main(["--sizes", "1000", "--repeat", "1", "--pyrr-n", "50"])
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+
+    assert status == 0, f"expected exit status 0, got {status}"
+    assert lines[0].startswith("machine: "), f"expected the machine line first, got {lines[0]!r}"
+    assert bench_geometry.HEADER.splitlines()[0] in lines, f"expected the table header in:\n{out}"
+    rows = [line for line in lines if line.startswith("| ") and "---" not in line][1:]
+    for name in FUNCTIONS:
+        for dtype in ("float64", "float32"):
+            matching = [r for r in rows if r.startswith(f"| {name} | {dtype} | 1e3 |")]
+            assert len(matching) == 1, f"expected one row for {name} {dtype} N=1e3 in:\n{out}"
+            cells = [c.strip() for c in matching[0].strip("|").split("|")]
+            assert len(cells) == 10, f"expected 10 cells, got {len(cells)}: {matching[0]!r}"
+
+
+def test_classify_row_reports_all_three_classes(capsys: pytest.CaptureFixture[str]) -> None:
+    bench_geometry.main(["--sizes", "1000", "--dtypes", "float64", "--repeat", "1",
+                         "--pyrr-n", "50", "--no-baseline"])
+    row = next(line for line in capsys.readouterr().out.splitlines()
+               if line.startswith("| classify_segment_aabb |"))
+    for name in ("NONE", "INTERSECT", "INCLUDE"):
+        count = int(row.split(f"{name} ")[1].split()[0])
+        assert count > 0, f"expected the benchmark scene to contain {name} boxes, row: {row!r}"
