@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["Single", "broadcast_items", "broadcast_leading", "run_chunked", "set_num_threads", "get_num_threads"]
+__all__ = ["Single", "broadcast_items", "broadcast_leading", "lex_less", "out_dtype", "rows", "sort_pair", "run_chunked", "set_num_threads", "get_num_threads"]
 
 #: Items per chunk: large enough that numpy's per-call overhead is small against the work, small
 #: enough that a chunk's transposed inputs and its (C,) temporaries stay in a core's L2 cache.
@@ -95,6 +95,43 @@ def columns(x: Single | np.ndarray) -> Sequence:
         return x
     rows = np.ascontiguousarray(x.T)
     return rows[0], rows[1], rows[2]
+
+
+def rows(x: Single | np.ndarray, dtype) -> np.ndarray:
+    """A chunk argument as a contiguous (3, C) block, or (3, 1) for a :class:`Single`.
+
+    Blocks let one ufunc call cover all three axes; (3, 1) broadcasts against (3, C).
+    """
+    if isinstance(x, Single):
+        return np.array(x, dtype=dtype).reshape(3, 1)
+    return np.ascontiguousarray(x.T)
+
+
+def lex_less(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per item, whether point block ``a`` precedes ``b`` in (x, y, z) lexicographic order."""
+    return (a[0] < b[0]) | ((a[0] == b[0]) & ((a[1] < b[1]) | ((a[1] == b[1]) & (a[2] < b[2]))))
+
+
+def sort_pair(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(a, b)`` reordered per item so the lexicographically smaller point comes first.
+
+    Queries run on a canonical order of their points, so the same point set (a reversed
+    segment, a triangle's vertices in any order) takes the same rounding and gets the same
+    answer, also in near-degenerate cases. (3, 1) or (3, C) blocks in and out.
+    """
+    swap = lex_less(b, a)
+    if swap.shape == (1,):
+        return (b, a) if swap[0] else (a, b)
+    return np.where(swap, b, a), np.where(swap, a, b)
+
+
+def out_dtype(*chunk_args) -> type:
+    """The compute dtype of a chunk's arguments: float32 only when all of them are float32."""
+    for x in chunk_args:
+        dtype = type(x[0]) if isinstance(x, Single) else x.dtype.type
+        if dtype is not np.float32:
+            return np.float64
+    return np.float32
 
 
 def scalar(x: Single | np.ndarray):

@@ -16,54 +16,80 @@ That is where the blog's C++ computes ``0 * inf`` and gets NaN.
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import numpy as np
 
-__all__ = ["slab_interval", "nonempty"]
+from ._batch import Single, rows
+
+__all__ = ["near_far", "slab_interval", "nonempty"]
 
 _INF = np.inf
 
 
-def _axis_interval(oi, di, lo, hi):
-    """The t interval of one axis; ``di`` is a numpy scalar or an array of the chunk's items."""
-    if np.ndim(di) == 0:
-        # The direction is the same for every item: branch once, not per item.
-        if di == 0:
-            inside = (lo <= oi) & (oi <= hi)
-            return np.where(inside, -_INF, _INF), np.where(inside, _INF, -_INF)
-        near, far = (lo, hi) if di > 0 else (hi, lo)
-        return (near - oi) / di, (far - oi) / di
-    zero = di == 0
-    positive = di > 0
-    near = np.where(positive, lo, hi)
-    far = np.where(positive, hi, lo)
-    if not zero.any():
-        return (near - oi) / di, (far - oi) / di
-    safe = np.where(zero, 1, di)  # the zero axes' quotients are replaced below
-    inside = (lo <= oi) & (oi <= hi)
-    t_near = np.where(zero, np.where(inside, -_INF, _INF), (near - oi) / safe)
-    t_far = np.where(zero, np.where(inside, _INF, -_INF), (far - oi) / safe)
-    return t_near, t_far
+def near_far(box_min, box_max, d: np.ndarray, dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Each box's near and far slab planes along ``d``, as (3, C) blocks (or (3, 1)).
 
-
-def slab_interval(o: Sequence, d: Sequence, box_min: Sequence, box_max: Sequence):
-    """Return ``(entry, exit)``: the parameter interval of the line ``o + t d`` in each box.
-
-    All arguments are per-axis sequences of numpy scalars or (C,) arrays. An empty interval has
-    ``entry > exit`` -- except for empty boxes (some ``min > max``), whose interval can round to a
-    point: callers combine the result with :func:`nonempty`. Must run under
-    ``np.errstate(over="ignore", under="ignore")``: quotients that overflow to +-inf or underflow
-    to 0 keep their order, which is all the test uses.
+    Row i holds ``min_i`` where ``d_i >= 0`` and ``max_i`` where ``d_i < 0`` (near), and the other
+    corner (far). ``box_min``/``box_max`` are chunk arguments ((C, 3) arrays or ``Single``);
+    ``d`` is a (3, 1) or (3, C) block. For one direction shared by the chunk, the selection is
+    fused with the transposition into contiguous rows: one copy, no per-item work.
     """
-    entry = exit_ = None
+    if isinstance(box_min, Single) or isinstance(box_max, Single) or d.shape[1] != 1:
+        lo, hi = rows(box_min, dtype), rows(box_max, dtype)
+        forward = d >= 0
+        return np.where(forward, lo, hi), np.where(forward, hi, lo)
+    c = len(box_min)
+    near = np.empty((3, c), dtype=dtype)
+    far = np.empty((3, c), dtype=dtype)
     for i in range(3):
-        t_near, t_far = _axis_interval(o[i], d[i], box_min[i], box_max[i])
-        entry = t_near if entry is None else np.maximum(entry, t_near)
-        exit_ = t_far if exit_ is None else np.minimum(exit_, t_far)
-    return entry, exit_
+        a, b = (box_min, box_max) if d[i, 0] >= 0 else (box_max, box_min)
+        near[i] = a[:, i]
+        far[i] = b[:, i]
+    return near, far
 
 
-def nonempty(box_min: Sequence, box_max: Sequence):
-    """True for each box with ``min <= max`` on every axis."""
-    return (box_min[0] <= box_max[0]) & (box_min[1] <= box_max[1]) & (box_min[2] <= box_max[2])
+def slab_interval(o: np.ndarray, d: np.ndarray, near: np.ndarray, far: np.ndarray):
+    """Return ``(entry, exit, on_plane)``: the line ``o + t d``'s parameter interval in each box.
+
+    ``on_plane`` is None, or (C,) True where an axis with ``d_i == 0`` puts the line exactly in
+    one of the box's planes (the axis admits every t, yet the line is not in the open box).
+
+    ``o``, ``d`` are (3, C) blocks (rows x, y, z) or (3, 1) for one line shared by the chunk;
+    ``near``/``far`` come from :func:`near_far` (and may be overwritten). Results are (C,).
+    An empty interval has ``entry > exit``; an empty box (some ``min > max``) gives
+    ``entry >= exit`` -- equal when rounding meets -- so callers check emptiness where
+    ``entry == exit``. Must run under ``np.errstate(over="ignore", under="ignore")``:
+    quotients that overflow to +-inf or underflow to 0 keep their order, which is all the test
+    uses.
+    """
+    zero = d == 0
+    has_zero = bool(zero.any())
+    on_plane = None
+    if has_zero:
+        # The line never crosses this axis's planes: the axis admits every t or none.
+        # (near <= far on those rows, as d >= 0 there; an empty box admits none.)
+        inside = (near <= o) & (o <= far)
+        flush = zero & ((near == o) | (far == o))
+        on_plane = flush[0] | flush[1] | flush[2]
+    divisor = np.where(zero, 1, d) if has_zero else d  # zero rows are replaced below
+    t_near = _quotient(near, o, divisor)
+    t_far = _quotient(far, o, divisor)
+    if has_zero:
+        t_near = np.where(zero, np.where(inside, -_INF, _INF), t_near)
+        t_far = np.where(zero, np.where(inside, _INF, -_INF), t_far)
+    entry = np.maximum(np.maximum(t_near[0], t_near[1]), t_near[2])
+    exit_ = np.minimum(np.minimum(t_far[0], t_far[1]), t_far[2])
+    return entry, exit_, on_plane
+
+
+def _quotient(plane: np.ndarray, o: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """``(plane - o) / d``, in place in ``plane``'s buffer when the shapes allow."""
+    if plane.shape == np.broadcast_shapes(plane.shape, o.shape, d.shape):
+        np.subtract(plane, o, out=plane)
+        return np.divide(plane, d, out=plane)
+    return (plane - o) / d
+
+
+def nonempty(box_min: np.ndarray, box_max: np.ndarray) -> np.ndarray:
+    """True for each box with ``min <= max`` on every axis ((3, C) or (3, 1) blocks in)."""
+    ok = box_min <= box_max
+    return ok[0] & ok[1] & ok[2]

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._batch import broadcast_items, columns, run_chunked, scalar
-from ._slab import nonempty, slab_interval
+from ._batch import Single, broadcast_items, rows, run_chunked, scalar
+from ._slab import near_far, nonempty, slab_interval
 from ._validate import as_boxes, as_finite_points, as_scalars, check_nonzero_direction, compute_dtype
 from .results import RayHit
 
@@ -93,11 +93,22 @@ def intersect_checked(origin, direction, box_min, box_max, t_min, t_max) -> RayH
 
 def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_enter, t_exit) -> None:
     """Kernel: write one chunk's hits and clamped parameter intervals."""
-    lo_box, hi_box = columns(box_min), columns(box_max)
+    dtype = t_enter.dtype.type
+    o, d = rows(origin, dtype), rows(direction, dtype)
     with np.errstate(over="ignore", under="ignore"):  # see slab_interval
-        entry, exit_ = slab_interval(columns(origin), columns(direction), lo_box, hi_box)
+        near, far = near_far(box_min, box_max, d, dtype)
+        entry, exit_, _ = slab_interval(o, d, near, far)
     enter = np.maximum(entry, scalar(t_min))
     leave = np.minimum(exit_, scalar(t_max))
-    hit[...] = (enter <= leave) & nonempty(lo_box, hi_box)
-    t_enter[...] = np.where(hit, enter, np.inf)
-    t_exit[...] = np.where(hit, leave, np.inf)
+    hits = enter <= leave
+    # An empty box can pass the slab test only with entry == exit: check those exactly.
+    idx = np.flatnonzero(hits & (entry == exit_))
+    if idx.size:
+        hits[idx] = nonempty(rows(_take(box_min, idx), dtype), rows(_take(box_max, idx), dtype))
+    hit[...] = hits
+    t_enter[...] = np.where(hits, enter, np.inf)
+    t_exit[...] = np.where(hits, leave, np.inf)
+
+
+def _take(x, idx):
+    return x if isinstance(x, Single) else x[idx]

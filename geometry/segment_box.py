@@ -11,8 +11,8 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._batch import broadcast_items, columns, run_chunked
-from ._slab import nonempty, slab_interval
+from ._batch import Single, broadcast_items, out_dtype, rows, run_chunked, sort_pair
+from ._slab import near_far, slab_interval
 from ._validate import as_boxes, as_finite_points, compute_dtype
 from .results import IntersectionType
 
@@ -37,9 +37,11 @@ def classify_segment_aabb(
     (``min > max`` on an axis, e.g. ``AABB.empty()``) is always NONE. Reversing the segment never
     changes the answer. Zero direction components of either sign never divide (no NaN).
 
-    Which endpoint is inside, and whether the segment's bounding box meets the box, are decided
-    by comparisons alone (exact); only the crossing of slabs of different axes compares rounded
-    quotients, so integer and dyadic inputs get exact answers.
+    Whether an endpoint is inside and whether the segment's bounding box meets the box are
+    exact: the slab quotients are trusted only where they cannot disagree with the exact
+    comparison, and the rare boxes where they could are re-decided by comparisons. Only the
+    crossing of slabs of different axes compares rounded quotients, so integer and dyadic inputs
+    get exact answers.
 
     Parameters
     ----------
@@ -80,26 +82,54 @@ def classify_checked(start, end, box_min, box_max) -> Union[IntersectionType, np
 
 
 def _classify_chunk(start, end, box_min, box_max, out: np.ndarray) -> None:
-    """Kernel: write the class codes of one chunk into ``out``."""
-    s, e = columns(start), columns(end)
-    lo_box, hi_box = columns(box_min), columns(box_max)
+    """Kernel: write the class codes of one chunk into ``out``.
+
+    Fast rule on the slab interval [entry, exit] (Williams et al.): hit iff entry <= exit,
+    entry <= 1 and exit >= 0; INCLUDE iff entry < 0 and exit > 1. A rounded quotient can only
+    disagree with the exact comparison it stands for when it lands exactly on 0 or 1 (its sign is
+    exact; division is monotonic), and an empty box can only pass when entry == exit. Those boxes,
+    and lines lying in a plane of a zero-direction axis, are re-decided by exact comparisons.
+    """
+    dtype = out_dtype(start, end, box_min, box_max)
+    s, e = sort_pair(rows(start, dtype), rows(end, dtype))  # reversal-invariant by construction
     with np.errstate(over="ignore", under="ignore"):  # see slab_interval
-        d = [e[i] - s[i] for i in range(3)]
-        if not all(np.isfinite(di).all() for di in d):
+        d = e - s
+        if not np.isfinite(d).all():
             # |end - start| overflowed: halve every coordinate (exact: a power-of-two scaling)
             # so that no quotient becomes inf / inf.
-            s, e = [x * 0.5 for x in s], [x * 0.5 for x in e]
-            lo_box, hi_box = [x * 0.5 for x in lo_box], [x * 0.5 for x in hi_box]
-            d = [e[i] - s[i] for i in range(3)]
-        entry, exit_ = slab_interval(s, d, lo_box, hi_box)
-    hit = (entry <= exit_) & nonempty(lo_box, hi_box)
-    include = True
-    for i in range(3):
-        seg_lo, seg_hi = np.minimum(s[i], e[i]), np.maximum(s[i], e[i])
-        # The segment's bounding box must meet the box: exact, and it is the whole of
-        # "t0 <= 1 and t1 >= 0" without the rounding of the quotients.
-        hit = hit & (lo_box[i] <= seg_hi) & (seg_lo <= hi_box[i])
-        # Both endpoints strictly inside: the open box is convex, so the segment is inside.
-        include = include & (lo_box[i] < seg_lo) & (seg_hi < hi_box[i])
-    # include implies hit, so the sum is 0, 1 or 2.
-    out[...] = np.add(hit, include, dtype=np.int8)
+            s, e, box_min, box_max = s * 0.5, e * 0.5, _halved(box_min), _halved(box_max)
+            d = e - s
+        near, far = near_far(box_min, box_max, d, dtype)
+        entry, exit_, on_plane = slab_interval(s, d, near, far)
+    hit = (entry <= exit_) & (entry <= 1) & (exit_ >= 0)
+    include = (entry < 0) & (exit_ > 1)
+    codes = np.add(hit, include, dtype=np.int8)  # include implies hit: 0, 1 or 2
+    doubt = (entry == exit_) | (entry == 0) | (entry == 1) | (exit_ == 0) | (exit_ == 1)
+    if on_plane is not None:
+        doubt |= on_plane
+    idx = np.flatnonzero(doubt)
+    if idx.size:
+        pick = lambda x: x[:, idx] if x.shape[1] > 1 else x  # noqa: E731
+        lo_box, hi_box = rows(_take(box_min, idx), dtype), rows(_take(box_max, idx), dtype)
+        codes[idx] = _classify_exact(pick(s), pick(e), lo_box, hi_box, entry[idx] <= exit_[idx])
+    out[...] = codes
+
+
+def _classify_exact(s, e, lo_box, hi_box, crossing) -> np.ndarray:
+    """Classes by exact comparisons; ``crossing`` is the slab test's ``entry <= exit``."""
+    seg_lo, seg_hi = np.minimum(s, e), np.maximum(s, e)
+    # The box is non-empty and meets the segment's bounding box: max(lo, seg_lo) <= min(hi,
+    # seg_hi) per axis -- the whole of "entry <= 1 and exit >= 0", without rounded quotients.
+    meets = np.maximum(lo_box, seg_lo) <= np.minimum(hi_box, seg_hi)
+    # Both endpoints strictly inside: the open box is convex, so the segment is inside.
+    inside = (lo_box < seg_lo) & (seg_hi < hi_box)
+    hit = crossing & meets[0] & meets[1] & meets[2]
+    return np.add(hit, inside[0] & inside[1] & inside[2], dtype=np.int8)
+
+
+def _take(x, idx):
+    return x if isinstance(x, Single) else x[idx]
+
+
+def _halved(x):
+    return Single(v * 0.5 for v in x) if isinstance(x, Single) else x * 0.5

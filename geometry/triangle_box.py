@@ -18,7 +18,7 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._batch import broadcast_items, columns, run_chunked
+from ._batch import broadcast_items, out_dtype, rows, run_chunked, sort_pair
 from ._validate import as_boxes, as_finite_points, compute_dtype
 
 __all__ = ["triangle_overlaps_aabb", "overlaps_checked"]
@@ -96,38 +96,13 @@ def _cross(a, b):
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
-def _overlap_chunk(v0, v1, v2, box_min, box_max, out: np.ndarray) -> None:
-    """Kernel: write one chunk's overlap flags into ``out``."""
-    p0, p1, p2 = columns(v0), columns(v1), columns(v2)
-    lo_box, hi_box = columns(box_min), columns(box_max)
-    overlap = True
-    # Box normals: the triangle's bounding box must meet the box (exact comparisons). This also
-    # rejects empty boxes, whose min > max on some axis.
-    for i in range(3):
-        tri_lo = np.minimum(np.minimum(p0[i], p1[i]), p2[i])
-        tri_hi = np.maximum(np.maximum(p0[i], p1[i]), p2[i])
-        overlap = overlap & (lo_box[i] <= tri_hi) & (tri_lo <= hi_box[i]) & (lo_box[i] <= hi_box[i])
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        # Everything relative to v0: the box's corners and the other two vertices.
-        lo = [lo_box[i] - p0[i] for i in range(3)]
-        hi = [hi_box[i] - p0[i] for i in range(3)]
-        q1 = [p1[i] - p0[i] for i in range(3)]
-        q2 = [p2[i] - p0[i] for i in range(3)]
-        edges = (q1, [q2[i] - q1[i] for i in range(3)], [-q2[i] for i in range(3)])
-        # The triangle's plane (through v0, so the triangle projects to 0).
-        low, high = _extent(_cross(q1, q2), lo, hi)
-        overlap = overlap & (low <= 0) & (0 <= high)
-        # Box axis x triangle edge: the triangle projects to the span of {0, a.q1, a.q2}.
-        for edge in edges:
-            for axis in _box_axis_cross(edge):
-                tri = (_dot(axis, q1), _dot(axis, q2))
-                tri_lo = np.minimum(np.minimum(tri[0], tri[1]), 0)
-                tri_hi = np.maximum(np.maximum(tri[0], tri[1]), 0)
-                low, high = _extent(axis, lo, hi)
-                overlap = overlap & (low <= tri_hi) & (tri_lo <= high)
-    # Products of coordinates near 1e308 can overflow and make inf - inf = NaN inside (ignored
-    # above); a NaN comparison is False. The result is boolean, so no NaN leaves this function.
-    out[...] = overlap
+def _dot(a, b):
+    total = 0
+    for x, y in zip(a, b):
+        if np.ndim(x) == 0 and x == 0:
+            continue
+        total = total + x * y
+    return total
 
 
 def _box_axis_cross(edge):
@@ -136,10 +111,51 @@ def _box_axis_cross(edge):
     return ((0, -fz, fy), (fz, 0, -fx), (-fy, fx, 0))
 
 
-def _dot(a, b):
-    total = 0
-    for x, y in zip(a, b):
-        if np.ndim(x) == 0 and x == 0:
-            continue
-        total = total + x * y
-    return total
+def _canonical(a: np.ndarray, b: np.ndarray, c: np.ndarray):
+    """The three vertex blocks in lexicographic order (a 3-element sorting network)."""
+    a, b = sort_pair(a, b)
+    b, c = sort_pair(b, c)
+    a, b = sort_pair(a, b)
+    return a, b, c
+
+
+def _vertex_inside(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    ok = (lo <= v) & (v <= hi)
+    return ok[0] & ok[1] & ok[2]
+
+
+def _overlap_chunk(v0, v1, v2, box_min, box_max, out: np.ndarray) -> None:
+    """Kernel: write one chunk's overlap flags into ``out``."""
+    dtype = out_dtype(v0, v1, v2, box_min, box_max)
+    # A canonical vertex order: every order of the same triangle takes the same rounding.
+    p0, p1, p2 = _canonical(rows(v0, dtype), rows(v1, dtype), rows(v2, dtype))
+    lo_box, hi_box = rows(box_min, dtype), rows(box_max, dtype)
+    # Box normals: the triangle's bounding box must meet the box (exact comparisons). This also
+    # rejects empty boxes, whose min > max on some axis.
+    tri_lo = np.minimum(np.minimum(p0, p1), p2)
+    tri_hi = np.maximum(np.maximum(p0, p1), p2)
+    meets = np.maximum(lo_box, tri_lo) <= np.minimum(hi_box, tri_hi)
+    overlap = meets[0] & meets[1] & meets[2]
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        # Everything relative to v0: the box's corners and the other two vertices.
+        lo, hi = lo_box - p0, hi_box - p0
+        q1, q2 = p1 - p0, p2 - p0
+        edges = (q1, p2 - p1, p0 - p2)  # each rounded once
+        # The triangle's plane (through v0, so the triangle projects to 0).
+        low, high = _extent(_cross(q1, q2), lo, hi)
+        overlap = overlap & (low <= 0) & (0 <= high)
+        # Box axis x triangle edge: the triangle projects to the span of {0, a.q1, a.q2}.
+        for edge in edges:
+            for axis in _box_axis_cross(edge):
+                tri = (_dot(axis, q1), _dot(axis, q2))
+                tri_min = np.minimum(np.minimum(tri[0], tri[1]), 0)
+                tri_max = np.maximum(np.maximum(tri[0], tri[1]), 0)
+                low, high = _extent(axis, lo, hi)
+                overlap = overlap & (low <= tri_max) & (tri_min <= high)
+    # A vertex in the closed box overlaps, whatever the rounding of the projections says
+    # (exact comparisons; touching at a vertex is the commonest exact contact).
+    overlap = overlap | _vertex_inside(p0, lo_box, hi_box) | _vertex_inside(p1, lo_box, hi_box)
+    overlap = overlap | _vertex_inside(p2, lo_box, hi_box)
+    # Products of coordinates near 1e308 can overflow and make inf - inf = NaN inside (ignored
+    # above); a NaN comparison is False. The result is boolean, so no NaN leaves this function.
+    out[...] = overlap
