@@ -340,3 +340,10 @@ def t_close(got: float, want: "Fraction | float", *, rel: float, exact_if_repres
     if exact_if_representable and is_float(want):
         return got == float(want)
     return abs(Fraction(got) - want) <= Fraction(rel) * abs(want)
+
+
+def triangle_overlaps_obb(v0: Vec, v1: Vec, v2: Vec, center: Vec, axes: Sequence[Vec], half_size: Vec) -> bool:
+    """Exact closed triangle vs closed oriented box, in the box frame (the map is affine, so the
+    triangle maps to the triangle of the mapped vertices)."""
+    lo, hi = _obb_bounds(half_size)
+    return triangle_overlaps_aabb(*(to_box_frame(v, center, axes) for v in (v0, v1, v2)), lo, hi)

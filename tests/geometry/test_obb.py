@@ -1,0 +1,264 @@
+"""Oriented boxes: classify_segment_obb, intersect_ray_obb and the OBB value type.
+
+Exactness is only testable where the box frame is exact in floats: signed permutation axes
+(the only orthonormal matrices with dyadic entries) and dyadic centres, half sizes and points.
+Boxes rotated by Euler angles are compared with the exact reference for the very float axes
+they hold, where a correct kernel can only disagree within rounding of the frame change.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pyrr
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import exact_reference as ref
+from conftest_strategies import (
+    batches,
+    boxes,
+    dyadic_coords,
+    generic_coords,
+    points,
+    proper_boxes,
+    rotations,
+    signed_permutation_matrices,
+    small_int_coords,
+)
+from geometry import (
+    AABB,
+    OBB,
+    IntersectionType,
+    classify_segment_aabb,
+    classify_segment_obb,
+    intersect_ray_aabb,
+    intersect_ray_obb,
+)
+
+NONE, INTERSECT, INCLUDE = IntersectionType.NONE, IntersectionType.INTERSECT, IntersectionType.INCLUDE
+INF = math.inf
+IDENTITY = np.eye(3)
+half_sizes_dyadic = points(st.integers(0, 12).map(lambda k: k / 4.0))
+half_sizes_generic = points(generic_coords.map(abs))
+
+
+def nonzero(v):
+    return bool(np.any(v != 0))
+
+
+def rigid_matrix(rotation: np.ndarray, translation) -> np.ndarray:
+    """4x4 pyrr-convention matrix: ``[p, 1] @ M = p @ rotation + translation``."""
+    m = np.eye(4)
+    m[:3, :3] = rotation
+    m[3, :3] = translation
+    return m
+
+
+def t_near(got: float, want, *, scale: float) -> bool:
+    """t agreement for a rotated box: the frame change rounds coordinates of size `scale` by a
+    few ulps, which moves t by that much divided by the direction's length (here <= 1e-8)."""
+    if isinstance(want, float):
+        return got == want
+    return abs(Fraction(float(got)) - want) <= Fraction(1e-8) * (1 + scale)
+
+
+# --- named examples ----------------------------------------------------------------------------
+
+
+def test_rotated_box_example():
+    # the unit cube's centre at the origin, turned 45 degrees about z: its x extent is sqrt(2)/2
+    rotation = pyrr.matrix33.create_from_z_rotation(np.pi / 4)
+    box = OBB([0.0, 0.0, 0.0], rotation, [0.5, 0.5, 0.5])
+    assert classify_segment_obb([0.6, 0.0, 0.0], [0.75, 0.0, 0.0], box.center, box.axes, box.half_size) is INTERSECT
+    assert classify_segment_obb([0.8, 0.0, 0.0], [0.9, 0.0, 0.0], box.center, box.axes, box.half_size) is NONE
+    assert classify_segment_obb([0.1, 0.0, 0.0], [0.6, 0.0, 0.0], box.center, box.axes, box.half_size) is INCLUDE
+
+
+def test_ray_vs_rotated_box_keeps_t_in_units_of_direction():
+    rotation = pyrr.matrix33.create_from_z_rotation(np.pi / 4)
+    hit, t_enter, t_exit = intersect_ray_obb([-2.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 0.0],
+                                             rotation, [0.5, 0.5, 0.5])
+    assert hit and t_enter == pytest.approx(1 - math.sqrt(2) / 4, rel=1e-12) and t_exit == pytest.approx(
+        1 + math.sqrt(2) / 4, rel=1e-12
+    ), f"expected (True, 1 -+ sqrt(2)/4), got {(hit, t_enter, t_exit)}"
+
+
+def test_ending_exactly_on_a_face_of_a_turned_box_is_INTERSECT():
+    axes = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # 90 degrees about z
+    center, half = [1.0, 1.0, 1.0], [0.5, 2.0, 1.0]  # x extent 2 (axis 1), y extent 0.5 (axis 0)
+    assert classify_segment_obb([1.0, 1.0, 1.0], [1.0, 1.5, 1.0], center, axes, half) is INTERSECT
+    assert classify_segment_obb([1.0, 1.0, 1.0], [2.75, 1.25, 1.0], center, axes, half) is INCLUDE
+    assert classify_segment_obb([3.0, 1.0, 1.0], [4.0, 1.0, 1.0], center, axes, half) is INTERSECT
+    assert classify_segment_obb([3.25, 1.0, 1.0], [4.0, 1.0, 1.0], center, axes, half) is NONE
+
+
+def test_flat_obb_is_never_INCLUDE():
+    assert classify_segment_obb([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0] * 3, IDENTITY, [1.0, 1.0, 0.0]) is INTERSECT
+
+
+def test_batched_axes_per_box():
+    axes = np.stack([IDENTITY, IDENTITY[[1, 0, 2]], -IDENTITY])
+    got = classify_segment_obb([0.0, 0.0, 0.0], [1.5, 0.0, 0.0], np.zeros((3, 3)), axes,
+                               [[2.0, 1.0, 1.0], [2.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
+    np.testing.assert_array_equal(got, [INCLUDE, INTERSECT, INTERSECT], err_msg="per-box axes")
+
+
+# --- OBB with identity axes == AABB ------------------------------------------------------------
+
+
+def obb_aabb_case(coords):
+    """(start, end, center, half_size): dyadic, so center -+ half_size is exact."""
+    return st.tuples(points(coords), points(coords), points(coords), half_sizes_dyadic)
+
+
+@given(batches(obb_aabb_case(dyadic_coords)))
+def test_identity_axes_obb_equals_the_aabb_test(cases):
+    start, end, center, half = (np.array(c) for c in zip(*cases))
+    obb = classify_segment_obb(start, end, center, IDENTITY, half)
+    aabb = classify_segment_aabb(start, end, center - half, center + half)
+    np.testing.assert_array_equal(obb, aabb, err_msg="OBB with identity axes must equal the AABB test")
+    direction = np.where(np.all(end == start, axis=1)[:, None], 1.0, end - start)
+    got_obb = intersect_ray_obb(start, direction, center, IDENTITY, half)
+    got_aabb = intersect_ray_aabb(start, direction, center - half, center + half)
+    for a, b, name in zip(got_obb, got_aabb, ("hit", "t_enter", "t_exit")):
+        np.testing.assert_array_equal(a, b, err_msg=f"ray {name}: OBB with identity axes vs AABB")
+
+
+# --- exact: signed permutation axes --------------------------------------------------------
+
+
+@given(batches(st.tuples(points(dyadic_coords), points(dyadic_coords), points(dyadic_coords),
+                         signed_permutation_matrices(), half_sizes_dyadic)))
+def test_permuted_axes_segments_match_the_exact_reference(cases):
+    start, end, center, axes, half = (np.array(c) for c in zip(*cases))
+    got = classify_segment_obb(start, end, center, axes, half)
+    for i, case in enumerate(cases):
+        want = ref.classify_segment_obb(*case)
+        assert got[i] == want, (
+            f"case {i}: start={case[0].tolist()} end={case[1].tolist()} center={case[2].tolist()} "
+            f"axes={case[3].tolist()} half={case[4].tolist()}: expected {want}, got {got[i]}"
+        )
+        assert classify_segment_obb(case[1], case[0], *case[2:]) == want, "reversed segment differs"
+
+
+@given(batches(st.tuples(points(dyadic_coords), points(dyadic_coords).filter(nonzero),
+                         points(dyadic_coords), signed_permutation_matrices(), half_sizes_dyadic)))
+def test_permuted_axes_rays_match_the_exact_reference(cases):
+    origin, direction, center, axes, half = (np.array(c) for c in zip(*cases))
+    got = intersect_ray_obb(origin, direction, center, axes, half)
+    for i, case in enumerate(cases):
+        want = ref.intersect_ray_obb(*case)
+        what = f"case {i}: {[c.tolist() for c in case]}"
+        assert bool(got.hit[i]) == want.hit, f"{what}: expected hit={want.hit}, got {got.hit[i]}"
+        for g, w, name in ((got.t_enter[i], want.t_enter, "t_enter"), (got.t_exit[i], want.t_exit, "t_exit")):
+            assert ref.t_close(g, w, rel=1e-12, exact_if_representable=True), f"{what}: expected {name}={w}, got {g}"
+
+
+@given(proper_boxes(small_int_coords), signed_permutation_matrices(), points(small_int_coords),
+       st.tuples(points(st.integers(-5, 5).map(float)), points(st.integers(-5, 5).map(float))))
+def test_rigid_obb_from_aabb_equals_the_aabb_test_in_the_box_frame(box, rotation, translation, local_segment):
+    """A segment and box moved together by an exact rigid motion keep their class and t."""
+    matrix = rigid_matrix(rotation, translation)
+    obb = OBB.from_aabb(AABB(*box), matrix)
+    start, end = (p @ rotation + translation for p in local_segment)
+    want = classify_segment_aabb(*local_segment, *box)
+    got = classify_segment_obb(start, end, obb.center, obb.axes, obb.half_size)
+    assert got is want, (
+        f"local segment {[p.tolist() for p in local_segment]} in {box}: AABB says {want.name}; moved by "
+        f"rotation {rotation.tolist()} + {translation.tolist()} the OBB says {got.name}"
+    )
+    if not np.array_equal(*local_segment):
+        local_ray = intersect_ray_aabb(local_segment[0], local_segment[1] - local_segment[0], *box)
+        world_ray = intersect_ray_obb(start, end - start, obb.center, obb.axes, obb.half_size)
+        assert world_ray == local_ray, f"ray: expected {local_ray} as in the box frame, got {world_ray}"
+
+
+# --- rotated boxes (pyrr Euler angles) ---------------------------------------------------------
+
+
+@given(batches(st.tuples(points(), points(), points(), rotations(), half_sizes_generic)))
+def test_rotated_segments_match_the_exact_reference(cases):
+    start, end, center, axes, half = (np.array(c) for c in zip(*cases))
+    got = classify_segment_obb(start, end, center, axes, half)
+    for i, case in enumerate(cases):
+        want = ref.classify_segment_obb(*case)
+        assert got[i] == want, f"case {i}: {[c.tolist() for c in case]}: expected {want}, got {got[i]}"
+
+
+@given(batches(st.tuples(points(), points().filter(nonzero), points(), rotations(), half_sizes_generic)))
+def test_rotated_rays_match_the_exact_reference(cases):
+    origin, direction, center, axes, half = (np.array(c) for c in zip(*cases))
+    got = intersect_ray_obb(origin, direction, center, axes, half)
+    for i, (o, d, c, a, h) in enumerate(cases):
+        want = ref.intersect_ray_obb(o, d, c, a, h)
+        what = f"case {i}: origin={o.tolist()} direction={d.tolist()} center={c.tolist()} axes={a.tolist()} half={h.tolist()}"
+        assert bool(got.hit[i]) == want.hit, f"{what}: expected hit={want.hit}, got {got.hit[i]}"
+        scale = (np.abs(o).max() + np.abs(c).max() + np.abs(h).max()) / np.abs(d).max()
+        for g, w, name in ((got.t_enter[i], want.t_enter, "t_enter"), (got.t_exit[i], want.t_exit, "t_exit")):
+            assert not math.isnan(g) and t_near(g, w, scale=scale), f"{what}: expected {name}={w}, got {g}"
+
+
+@given(proper_boxes(dyadic_coords), rotations(), points(small_int_coords))
+def test_from_aabb_of_a_rotation_holds_the_rotation_and_moved_centre(box, rotation, translation):
+    obb = OBB.from_aabb(AABB(*box), rigid_matrix(rotation, translation))
+    center = (box[0] + box[1]) / 2
+    np.testing.assert_allclose(obb.axes, rotation, rtol=0, atol=1e-15, err_msg="axes = rotation rows")
+    np.testing.assert_allclose(obb.center, center @ rotation + translation, rtol=1e-12, atol=1e-12,
+                               err_msg="centre = [c, 1] @ M")
+    np.testing.assert_array_equal(obb.half_size, (box[1] - box[0]) / 2, err_msg="half sizes kept")
+
+
+# --- the OBB value type ----------------------------------------------------------------------
+
+
+@given(points(dyadic_coords), signed_permutation_matrices(), half_sizes_dyadic,
+       st.lists(points(dyadic_coords), min_size=1, max_size=6))
+def test_contains_and_closest_point_are_exact_for_permuted_axes(center, axes, half, pts):
+    obb = OBB(center, axes, half)
+    pts = np.array(pts)
+    got = obb.contains(pts)
+    want = [ref.obb_contains(p, center, axes, half) for p in pts]
+    np.testing.assert_array_equal(got, want, err_msg=f"contains for {pts.tolist()} in {obb}")
+    assert obb.contains(pts[0]) is bool(want[0]), "a single point gives a Python bool"
+    closest = obb.closest_point(pts)
+    assert all(ref.obb_contains(q, center, axes, half) for q in closest), "closest points lie in the box"
+    np.testing.assert_array_equal(closest[np.array(want)], pts[np.array(want)],
+                                  err_msg="a point inside is its own closest point")
+
+
+@given(points(), rotations(), half_sizes_generic)
+def test_corners_and_aabb_of_a_rotated_box(center, axes, half):
+    obb = OBB(center, axes, half)
+    corners = obb.corners()
+    assert corners.shape == (8, 3), f"expected (8, 3) corners, got {corners.shape}"
+    signs = np.array([[1 if (i >> k) & 1 else -1 for k in range(3)] for i in range(8)])
+    np.testing.assert_allclose(corners, center + (signs * half) @ axes, rtol=0, atol=1e-9,
+                               err_msg="corners = center + axes.T @ (+-half)")
+    box = obb.aabb()
+    np.testing.assert_allclose(box.min, corners.min(axis=0), rtol=0, atol=1e-9, err_msg="aabb().min")
+    np.testing.assert_allclose(box.max, corners.max(axis=0), rtol=0, atol=1e-9, err_msg="aabb().max")
+
+
+@given(points(dyadic_coords), signed_permutation_matrices(), half_sizes_dyadic)
+def test_aabb_of_a_permuted_box_is_exact(center, axes, half):
+    box = OBB(center, axes, half).aabb()
+    extent = np.abs(axes).T @ half
+    np.testing.assert_array_equal(box.min, center - extent, err_msg="aabb().min exact")
+    np.testing.assert_array_equal(box.max, center + extent, err_msg="aabb().max exact")
+
+
+def test_obb_triangle_overlap_matches_the_reference():
+    axes = IDENTITY[[2, 0, 1]] * np.array([[1.0], [-1.0], [1.0]])
+    obb = OBB([1.0, 1.0, 1.0], axes, [1.0, 0.5, 2.0])
+    rng = np.random.default_rng(7)
+    from geometry import Triangle
+
+    for _ in range(300):
+        v = rng.integers(-3, 5, (3, 3)).astype(float)
+        want = ref.triangle_overlaps_obb(*v, obb.center, obb.axes, obb.half_size)
+        got = obb.overlaps(Triangle(*v))
+        assert got == want, f"triangle {v.tolist()} vs {obb}: expected {want}, got {got}"
