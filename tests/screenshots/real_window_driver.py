@@ -1,0 +1,61 @@
+"""Run the demo in a REAL pyglet window through moderngl-window's own main loop, press the
+screenshot key and Esc through pyglet's event dispatch, and exit. Used by test_real_window.py
+as ``python real_window_driver.py OUT_DIR`` under X (Xvfb in CI).
+
+Events go in at the pyglet level (``on_key_press`` with pyglet key codes), so the path under test
+is the real one: pyglet's handlers -> moderngl-window's pyglet window -> SlabLabWindow.on_key_event.
+They are dispatched synchronously (``EventDispatcher.dispatch_event``), as pyglet does for a real X
+key event inside ``dispatch_events``; ``Window.dispatch_event`` would instead queue them and replay
+them before ``dispatch_events`` caches the X window handle, which crashes pyglet when the event
+closes the window (an artefact of the injection that a real key press does not have).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def main(out_dir: str, screenshot_frame: int = 5, quit_frame: int = 10) -> int:
+    """Press F12 at frame ``screenshot_frame`` (0: never) and Esc at frame ``quit_frame``."""
+    import moderngl_window as mglw
+    from pyglet.event import EventDispatcher
+    from pyglet.window import key
+
+    from app.scene import resolve_scene
+    from app.window import create_window
+
+    app = create_window(resolve_scene("blog"), size=(320, 240))
+    app.screenshot_dir = Path(out_dir)
+    wnd = app.wnd
+    pyglet_window = wnd._window  # moderngl-window's PygletWrapper (a pyglet.window.Window)
+    on_render = wnd.render_func
+    frames = [0]
+
+    def press(symbol):
+        EventDispatcher.dispatch_event(pyglet_window, "on_key_press", symbol, 0)
+        EventDispatcher.dispatch_event(pyglet_window, "on_key_release", symbol, 0)
+
+    def render(time: float, frame_time: float) -> None:
+        on_render(time, frame_time)
+        frames[0] += 1
+        if frames[0] == screenshot_frame:
+            press(key.F12)
+        if frames[0] == quit_frame:
+            press(key.ESCAPE)
+        if frames[0] > quit_frame + 50:
+            raise SystemExit("Esc did not close the window")
+
+    wnd.render_func = render
+    print(f"backend: {wnd.name}, renderer: {app.ctx.info['GL_RENDERER']}, "
+          f"size {tuple(wnd.size)}, buffer {tuple(wnd.buffer_size)}", flush=True)
+    mglw.run_window_config_instance(app)  # returns when the window is closed; destroys it
+    print(f"frames rendered: {frames[0]}; window closed", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], screenshot_frame=int(sys.argv[2]) if len(sys.argv) > 2 else 5))

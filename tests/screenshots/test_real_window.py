@@ -1,0 +1,104 @@
+"""A real window: the demo opens a pyglet window under X (Xvfb where there is no display),
+renders frames in moderngl-window's main loop, saves a screenshot through the F12 key path and
+closes cleanly on Esc. Each run is a subprocess, so a crash or hang cannot take pytest down.
+
+Skipped, with what to install, where neither a display nor ``xvfb-run`` exists
+(``apt-get install xvfb xauth``; ``./tests/run.sh`` installs them as root on Debian).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+from screenshot_helpers import class_hues, hue_distance, rgb_to_hsv
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+
+pytestmark = pytest.mark.real_window
+
+
+def _x_command(argv: list[str]) -> list[str]:
+    """``argv`` on the current display, or under xvfb-run; skip when neither is available."""
+    if os.environ.get("DISPLAY"):
+        return argv
+    if shutil.which("xvfb-run") and shutil.which("Xvfb") and shutil.which("xauth"):
+        return ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", *argv]
+    pytest.skip("no X display and no xvfb-run: install Xvfb to run the real-window test "
+                "(apt-get install xvfb xauth)")
+
+
+def _run(argv, timeout=120):
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env.pop("WAYLAND_DISPLAY", None)
+    proc = subprocess.run(_x_command(argv), cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+    return proc
+
+
+def _class_pixels(image: np.ndarray) -> list[int]:
+    """How many saturated pixels have each class colour's hue."""
+    hsv = rgb_to_hsv(image.reshape(-1, 3) / 255.0)
+    strong = (hsv[:, 1] > 0.5) & (hsv[:, 2] > 0.35)
+    return [int((strong & (np.array([hue_distance(h, hue) for h in hsv[:, 0]]) < 15)).sum())
+            for _, hue in sorted(class_hues().items())]
+
+
+@pytest.fixture(scope="module")
+def screenshot_run(tmp_path_factory):
+    """One run of the driver: blog scene, F12 at frame 5, Esc at frame 10."""
+    out = tmp_path_factory.mktemp("real_window") / "shots"
+    proc = _run([sys.executable, str(HERE / "real_window_driver.py"), str(out), "5"])
+    return proc, out, f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+
+
+def test_real_window_renders_and_f12_saves_the_frame(screenshot_run):
+    proc, out, log = screenshot_run
+    assert "backend: pyglet" in proc.stdout, f"the pyglet window did not open\n{log}"
+    files = sorted(out.glob("*.png"))
+    assert len(files) == 1, f"F12 should save exactly one PNG in {out}, found {files}\n{log}"
+    assert f"screenshot saved: {files[0]}" in proc.stdout, log
+    image = np.asarray(Image.open(files[0]).convert("RGB"))
+    assert image.shape == (240, 320, 3), f"expected a 320x240 screenshot, got {image.shape}"
+    green, blue, red = _class_pixels(image)
+    assert min(green, blue, red) > 50, (
+        f"the blog scene in a real window should show all three classes; class-coloured pixels "
+        f"green {green}, blue {blue}, red {red} (image: {files[0]})")
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "app bug: in a real window, read_image() reads the default framebuffer with "
+    "moderngl's Framebuffer.read, which leaves GL_INVALID_OPERATION pending (glReadBuffer("
+    "GL_COLOR_ATTACHMENT0) on the default framebuffer); pyglet (debug_gl) raises GLException "
+    "at the next checked call, so Esc after F12 ends in a traceback and exit 1"))
+def test_real_window_closes_cleanly_after_a_screenshot(screenshot_run):
+    proc, _, log = screenshot_run
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, log
+    assert "window closed" in proc.stdout, log
+
+
+def test_real_window_esc_closes_cleanly(tmp_path):
+    proc = _run([sys.executable, str(HERE / "real_window_driver.py"), str(tmp_path), "0"])
+    log = f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, log
+    assert "frames rendered: 10; window closed" in proc.stdout, log
+
+
+def test_cli_window_screenshot_opens_and_closes(tmp_path):
+    """``python -m app --screenshot PNG`` without --headless: one frame in a real window."""
+    shot = tmp_path / "cli.png"
+    proc = _run([sys.executable, "-m", "app", "--scene", "obb", "--size", "320x240",
+                 "--screenshot", str(shot)])
+    log = f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{log}"
+    assert shot.exists(), log
+    image = np.asarray(Image.open(shot).convert("RGB"))
+    assert image.shape == (240, 320, 3)
+    assert min(_class_pixels(image)) > 50, "the obb scene should show all three classes"
