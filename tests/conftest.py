@@ -222,3 +222,11 @@ def batches(case, *, max_size=8):
 # test module would get whichever conftest.py was imported last (tests/app/ may have its own).
 # Register this module under a unique name instead.
 sys.modules["conftest_strategies"] = sys.modules[__name__]
+
+
+def pytest_addoption(parser):
+    """``--update-golden``: rewrite tests/golden/*.png from this renderer (the screenshot tests
+    read it, and SLABLAB_UPDATE_GOLDEN=1, in tests/screenshots/screenshot_compare.py)."""
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite the screenshot tests' golden PNGs (tests/golden/) instead of "
+                          "comparing; look at every changed image before committing it")
