@@ -23,7 +23,9 @@ __all__ = ["Single", "broadcast_items", "broadcast_leading", "lex_less", "out_dt
 #: enough that a chunk's transposed inputs and its (C,) temporaries stay in a core's L2 cache.
 CHUNK = 32768
 
-_threads = min(4, os.cpu_count() or 1)
+#: One thread by default: on the 2-vCPU machines this project runs on, two threads measured no
+#: faster than one (the vCPUs share one core's throughput), and the app's llvmpipe wants the CPU.
+_threads = 1
 _pool: ThreadPoolExecutor | None = None
 
 
@@ -139,15 +141,31 @@ def scalar(x: Single | np.ndarray):
     return x[0] if isinstance(x, Single) else x
 
 
-def run_chunked(kernel: Callable[..., None], m: int, items: list, outs: list[np.ndarray]) -> None:
+def run_chunked(
+    kernel: Callable[..., None],
+    m: int,
+    items: list,
+    outs: list[np.ndarray],
+    *,
+    boxes: tuple[int, str, int, str] | None = None,
+) -> None:
     """Call ``kernel(*chunk_items, *chunk_outs)`` over chunks of the M items.
 
     ``outs`` are flat preallocated (M,) arrays; each call writes its own slice of them.
+    ``boxes = (i_min, min_name, i_max, max_name)`` names the items holding box corners: each
+    chunk of them is validated (finite, or the empty-box infinities) before the kernel sees it.
     """
+    from ._validate import checked_box_chunk  # _validate imports nothing from here
 
     def one(lo: int) -> None:
         hi = min(lo + CHUNK, m)
         chunk_items = [x if isinstance(x, Single) else x[lo:hi] for x in items]
+        if boxes is not None:
+            i_min, min_name, i_max, max_name = boxes
+            a, b = chunk_items[i_min], chunk_items[i_max]
+            if not isinstance(a, Single) or not isinstance(b, Single):
+                a, b = (np.broadcast_to(np.asarray(x), (hi - lo, 3)) if isinstance(x, Single) else x for x in (a, b))
+                chunk_items[i_min], chunk_items[i_max] = checked_box_chunk(min_name, a, max_name, b, lo)
         kernel(*chunk_items, *(o[lo:hi] for o in outs))
 
     starts = range(0, m, CHUNK)

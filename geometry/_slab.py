@@ -20,73 +20,81 @@ import numpy as np
 
 from ._batch import Single, rows
 
-__all__ = ["near_far", "slab_interval", "nonempty"]
+__all__ = ["slab_interval", "nonempty"]
 
 _INF = np.inf
 
 
-def near_far(box_min, box_max, d: np.ndarray, dtype) -> tuple[np.ndarray, np.ndarray]:
-    """Each box's near and far slab planes along ``d``, as (3, C) blocks (or (3, 1)).
-
-    Row i holds ``min_i`` where ``d_i >= 0`` and ``max_i`` where ``d_i < 0`` (near), and the other
-    corner (far). ``box_min``/``box_max`` are chunk arguments ((C, 3) arrays or ``Single``);
-    ``d`` is a (3, 1) or (3, C) block. For one direction shared by the chunk, the selection is
-    fused with the transposition into contiguous rows: one copy, no per-item work.
-    """
-    if isinstance(box_min, Single) or isinstance(box_max, Single) or d.shape[1] != 1:
-        lo, hi = rows(box_min, dtype), rows(box_max, dtype)
-        forward = d >= 0
-        return np.where(forward, lo, hi), np.where(forward, hi, lo)
-    c = len(box_min)
-    near = np.empty((3, c), dtype=dtype)
-    far = np.empty((3, c), dtype=dtype)
-    for i in range(3):
-        a, b = (box_min, box_max) if d[i, 0] >= 0 else (box_max, box_min)
-        near[i] = a[:, i]
-        far[i] = b[:, i]
-    return near, far
-
-
-def slab_interval(o: np.ndarray, d: np.ndarray, near: np.ndarray, far: np.ndarray):
+def slab_interval(o: np.ndarray, d: np.ndarray, box_min, box_max, dtype):
     """Return ``(entry, exit, on_plane)``: the line ``o + t d``'s parameter interval in each box.
 
-    ``on_plane`` is None, or (C,) True where an axis with ``d_i == 0`` puts the line exactly in
-    one of the box's planes (the axis admits every t, yet the line is not in the open box).
-
     ``o``, ``d`` are (3, C) blocks (rows x, y, z) or (3, 1) for one line shared by the chunk;
-    ``near``/``far`` come from :func:`near_far` (and may be overwritten). Results are (C,).
+    ``box_min``/``box_max`` are chunk arguments ((C, 3) arrays or ``Single``). Results are (C,).
+    ``on_plane`` is None, or True where an axis with ``d_i == 0`` puts the line exactly in one
+    of the box's planes (the axis admits every t, yet the line is not in the open box).
+
     An empty interval has ``entry > exit``; an empty box (some ``min > max``) gives
     ``entry >= exit`` -- equal when rounding meets -- so callers check emptiness where
     ``entry == exit``. Must run under ``np.errstate(over="ignore", under="ignore")``:
     quotients that overflow to +-inf or underflow to 0 keep their order, which is all the test
     uses.
     """
-    zero = d == 0
-    has_zero = bool(zero.any())
-    on_plane = None
-    if has_zero:
-        # The line never crosses this axis's planes: the axis admits every t or none.
-        # (near <= far on those rows, as d >= 0 there; an empty box admits none.)
-        inside = (near <= o) & (o <= far)
-        flush = zero & ((near == o) | (far == o))
-        on_plane = flush[0] | flush[1] | flush[2]
-    divisor = np.where(zero, 1, d) if has_zero else d  # zero rows are replaced below
-    t_near = _quotient(near, o, divisor)
-    t_far = _quotient(far, o, divisor)
-    if has_zero:
-        t_near = np.where(zero, np.where(inside, -_INF, _INF), t_near)
-        t_far = np.where(zero, np.where(inside, _INF, -_INF), t_far)
-    entry = np.maximum(np.maximum(t_near[0], t_near[1]), t_near[2])
-    exit_ = np.minimum(np.minimum(t_far[0], t_far[1]), t_far[2])
+    if d.shape[1] == 1 and not isinstance(box_min, Single) and not isinstance(box_max, Single):
+        t_near, t_far, on_plane = _one_line(o[:, 0], d[:, 0], box_min, box_max, dtype)
+    else:
+        t_near, t_far, on_plane = _many_lines(o, d, rows(box_min, dtype), rows(box_max, dtype))
+    # Reduce over the axes in place (row 0 keeps the running max / min).
+    entry = np.maximum(t_near[0], t_near[1], out=t_near[0])
+    np.maximum(entry, t_near[2], out=entry)
+    exit_ = np.minimum(t_far[0], t_far[1], out=t_far[0])
+    np.minimum(exit_, t_far[2], out=exit_)
     return entry, exit_, on_plane
 
 
-def _quotient(plane: np.ndarray, o: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """``(plane - o) / d``, in place in ``plane``'s buffer when the shapes allow."""
-    if plane.shape == np.broadcast_shapes(plane.shape, o.shape, d.shape):
-        np.subtract(plane, o, out=plane)
-        return np.divide(plane, d, out=plane)
-    return (plane - o) / d
+def _one_line(o, d, box_min: np.ndarray, box_max: np.ndarray, dtype):
+    """Per-axis quotients for one line and a chunk of boxes; branches once per axis.
+
+    The near plane is ``min_i`` when ``d_i > 0`` and ``max_i`` when ``d_i < 0``; the strided
+    box column is read straight into the contiguous row of the result (subtract, then divide in
+    place): one pass per plane, no transposed copy.
+    """
+    c = len(box_min)
+    t_near = np.empty((3, c), dtype=dtype)
+    t_far = np.empty((3, c), dtype=dtype)
+    on_plane = None
+    for i in range(3):
+        oi, di = o[i], d[i]
+        if di == 0:
+            # The line never crosses this axis's planes: the axis admits every t or none.
+            lo, hi = box_min[:, i], box_max[:, i]
+            inside = (lo <= oi) & (oi <= hi)
+            t_near[i] = np.where(inside, -_INF, _INF)
+            t_far[i] = np.where(inside, _INF, -_INF)
+            flush = (lo == oi) | (hi == oi)
+            on_plane = flush if on_plane is None else on_plane | flush
+            continue
+        near, far = (box_min, box_max) if di > 0 else (box_max, box_min)
+        np.divide(np.subtract(near[:, i], oi, out=t_near[i]), di, out=t_near[i])
+        np.divide(np.subtract(far[:, i], oi, out=t_far[i]), di, out=t_far[i])
+    return t_near, t_far, on_plane
+
+
+def _many_lines(o: np.ndarray, d: np.ndarray, lo: np.ndarray, hi: np.ndarray):
+    """Per-axis quotients when the line varies per item (or the box is shared): whole blocks."""
+    forward = d >= 0
+    near, far = np.where(forward, lo, hi), np.where(forward, hi, lo)
+    zero = d == 0
+    on_plane = None
+    if zero.any():
+        inside = (near <= o) & (o <= far)  # near <= far on rows with d == 0
+        flush = zero & ((near == o) | (far == o))
+        on_plane = flush[0] | flush[1] | flush[2]
+        d = np.where(zero, 1, d)  # the zero rows' quotients are replaced below
+        t_near = np.where(zero, np.where(inside, -_INF, _INF), (near - o) / d)
+        t_far = np.where(zero, np.where(inside, _INF, -_INF), (far - o) / d)
+    else:
+        t_near, t_far = (near - o) / d, (far - o) / d
+    return t_near, t_far, on_plane  # fresh (3, C) or (3, 1) arrays: the caller reduces in place
 
 
 def nonempty(box_min: np.ndarray, box_max: np.ndarray) -> np.ndarray:

@@ -15,6 +15,8 @@ __all__ = [
     "as_points",
     "as_finite_points",
     "as_boxes",
+    "checked_box_chunk",
+    "empty_box_rows",
     "as_axes",
     "as_matrix44",
     "as_scalars",
@@ -111,7 +113,9 @@ def check_finite(name: str, arr: np.ndarray) -> None:
         raise ValueError(f"{name} must be finite, got {arr[index]} at index {index}")
 
 
-def check_box_bounds(min_name: str, box_min: np.ndarray, max_name: str, box_max: np.ndarray) -> bool:
+def check_box_bounds(
+    min_name: str, box_min: np.ndarray, max_name: str, box_max: np.ndarray, *, offset: int = 0
+) -> bool:
     """Check box corners; return True when some box uses the empty-box infinities.
 
     NaN is never accepted. +inf in the min corner and -inf in the max corner are accepted: they
@@ -126,13 +130,44 @@ def check_box_bounds(min_name: str, box_min: np.ndarray, max_name: str, box_max:
         bad = ~finite & (arr != allowed)
         if bad.any():
             index = tuple(int(i) for i in np.argwhere(bad)[0])
+            value = arr[index]
+            if offset:  # a chunk of a flat batch: report the index in the whole batch
+                index = (index[0] + offset,) + index[1:]
             sign = "+inf" if allowed > 0 else "-inf"
             raise ValueError(
                 f"{name} must be finite (or {sign}, which only makes a box empty), "
-                f"got {arr[index]} at index {index}"
+                f"got {value} at index {index}"
             )
         uses_inf = True
     return uses_inf
+
+
+def empty_box_rows(box_min: np.ndarray, box_max: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes with the empty-box infinities replaced by a finite empty box (min 1, max 0).
+
+    Keeps the kernels free of ``inf - inf``; call only after :func:`check_box_bounds` said
+    some box uses them (it copies).
+    """
+    rows = ~(np.isfinite(box_min).all(axis=-1) & np.isfinite(box_max).all(axis=-1))[..., None]
+    return np.where(rows, box_min.dtype.type(1), box_min), np.where(rows, box_max.dtype.type(0), box_max)
+
+
+def checked_box_chunk(
+    min_name: str, box_min: np.ndarray, max_name: str, box_max: np.ndarray, offset: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Validate one chunk of a large box batch while it is being read anyway.
+
+    A finite sum proves every value finite in one cache-friendly pass; only a chunk whose sum is
+    not finite (a NaN or infinity, or an overflowing sum) gets the exact element check, which
+    raises naming the argument and the item's index, or replaces empty-box infinities.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.add.reduce(box_min, axis=None) + np.add.reduce(box_max, axis=None)
+    if np.isfinite(total):
+        return box_min, box_max
+    if check_box_bounds(min_name, box_min, max_name, box_max, offset=offset):
+        return empty_box_rows(box_min, box_max)
+    return box_min, box_max
 
 
 def check_nonzero_direction(name: str, direction: np.ndarray) -> None:
@@ -166,17 +201,17 @@ def compute_dtype(*arrays: np.ndarray) -> type:
 def as_boxes(
     min_name: str, box_min: object, max_name: str, box_max: object
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Validated box corners, (..., 3) each; empty-box infinities replaced by a finite empty box.
+    """Box corners as (..., 3) float arrays; a single box is also checked for finiteness here.
 
-    The replacement (min 1, max 0 on every axis of that box) keeps the kernels free of
-    ``inf - inf``; it copies only when some box actually uses the infinities.
+    A single box using the empty-box infinities is replaced by a finite empty box. A batch is
+    checked by :func:`checked_box_chunk` chunk by chunk: call the kernels through
+    ``run_chunked(..., boxes=...)``.
     """
     lo = as_points(min_name, box_min)
     hi = as_points(max_name, box_max)
-    if check_box_bounds(min_name, lo, max_name, hi):
-        rows = ~(np.isfinite(lo).all(axis=-1) & np.isfinite(hi).all(axis=-1))[..., None]
-        lo = np.where(rows, lo.dtype.type(1), lo)
-        hi = np.where(rows, hi.dtype.type(0), hi)
+    if lo.size == 3 and hi.size == 3 and check_box_bounds(min_name, lo, max_name, hi):
+        lo, hi = empty_box_rows(lo, hi)
+    # Batches of boxes are checked chunk by chunk (checked_box_chunk), while the kernels read them.
     return lo, hi
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._batch import Single, broadcast_items, rows, run_chunked, scalar
-from ._slab import near_far, nonempty, slab_interval
+from ._slab import nonempty, slab_interval
 from ._validate import as_boxes, as_finite_points, as_scalars, check_nonzero_direction, compute_dtype
 from .results import RayHit
 
@@ -85,7 +85,7 @@ def intersect_checked(origin, direction, box_min, box_max, t_min, t_max) -> RayH
     hit = np.empty(m, dtype=bool)
     t_enter = np.empty(m, dtype=dtype)
     t_exit = np.empty(m, dtype=dtype)
-    run_chunked(_intersect_chunk, m, items, [hit, t_enter, t_exit])
+    run_chunked(_intersect_chunk, m, items, [hit, t_enter, t_exit], boxes=(2, "box_min", 3, "box_max"))
     if lead == ():
         return RayHit(bool(hit[0]), float(t_enter[0]), float(t_exit[0]))
     return RayHit(hit.reshape(lead), t_enter.reshape(lead), t_exit.reshape(lead))
@@ -96,8 +96,7 @@ def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_e
     dtype = t_enter.dtype.type
     o, d = rows(origin, dtype), rows(direction, dtype)
     with np.errstate(over="ignore", under="ignore"):  # see slab_interval
-        near, far = near_far(box_min, box_max, d, dtype)
-        entry, exit_, _ = slab_interval(o, d, near, far)
+        entry, exit_, _ = slab_interval(o, d, box_min, box_max, dtype)
     enter = np.maximum(entry, scalar(t_min))
     leave = np.minimum(exit_, scalar(t_max))
     hits = enter <= leave

@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._batch import Single, broadcast_items, out_dtype, rows, run_chunked, sort_pair
-from ._slab import near_far, slab_interval
+from ._slab import slab_interval
 from ._validate import as_boxes, as_finite_points, compute_dtype
 from .results import IntersectionType
 
@@ -75,7 +75,7 @@ def classify_checked(start, end, box_min, box_max) -> Union[IntersectionType, np
         {"start": start, "end": end, "box_min": box_min, "box_max": box_max}, dtype
     )
     out = np.empty(int(np.prod(lead, dtype=np.int64)), dtype=np.int8)
-    run_chunked(_classify_chunk, out.size, items, [out])
+    run_chunked(_classify_chunk, out.size, items, [out], boxes=(2, "box_min", 3, "box_max"))
     if lead == ():
         return IntersectionType(int(out[0]))
     return out.reshape(lead)
@@ -99,8 +99,7 @@ def _classify_chunk(start, end, box_min, box_max, out: np.ndarray) -> None:
             # so that no quotient becomes inf / inf.
             s, e, box_min, box_max = s * 0.5, e * 0.5, _halved(box_min), _halved(box_max)
             d = e - s
-        near, far = near_far(box_min, box_max, d, dtype)
-        entry, exit_, on_plane = slab_interval(s, d, near, far)
+        entry, exit_, on_plane = slab_interval(s, d, box_min, box_max, dtype)
     hit = (entry <= exit_) & (entry <= 1) & (exit_ >= 0)
     include = (entry < 0) & (exit_ > 1)
     codes = np.add(hit, include, dtype=np.int8)  # include implies hit: 0, 1 or 2

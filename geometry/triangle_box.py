@@ -67,7 +67,7 @@ def overlaps_checked(v0, v1, v2, box_min, box_max) -> Union[bool, np.ndarray]:
         {"v0": v0, "v1": v1, "v2": v2, "box_min": box_min, "box_max": box_max}, dtype
     )
     out = np.empty(int(np.prod(lead, dtype=np.int64)), dtype=bool)
-    run_chunked(_overlap_chunk, out.size, items, [out])
+    run_chunked(_overlap_chunk, out.size, items, [out], boxes=(3, "box_min", 4, "box_max"))
     if lead == ():
         return bool(out[0])
     return out.reshape(lead)
