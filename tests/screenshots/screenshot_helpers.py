@@ -97,11 +97,15 @@ def hue_distance(a: float, b: float) -> float:
     return min(d, 360.0 - d)
 
 
-def class_hues() -> dict[int, float]:
-    """Hue (degrees) of each class colour in the app's one colour table."""
-    from app.colors import CLASS_COLORS
+#: SEMANTICS.md's colours, by name: NONE green, INTERSECT blue, INCLUDE red (hue in degrees).
+#: Deliberately NOT read from app.colors, so a swapped colour table fails the pixel checks.
+DOCUMENTED_HUES = {0: 125.0, 1: 220.0, 2: 0.0}
+HUE_TOLERANCE = 35.0  # degrees: the named colour's hue band
 
-    return {int(k): float(rgb_to_hsv(rgb)[0]) for k, (_, rgb) in CLASS_COLORS.items()}
+
+def class_hues() -> dict[int, float]:
+    """Hue (degrees) of each class's documented colour (green, blue, red)."""
+    return dict(DOCUMENTED_HUES)
 
 
 def nearest_class(pixel_rgb_u8) -> tuple[int, float]:

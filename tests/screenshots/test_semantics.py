@@ -5,11 +5,11 @@ the position from the app's own camera, the colour from the rendered frame.
   for the scene's yaw/pitch/distance (row-vector convention, SEMANTICS.md "Matrices"), and
   ``project`` is ``[p, 1] @ V @ P`` mapped to pixels (y down).
 * For every box whose camera-facing face can be seen unobstructed (no other box, triangle, line,
-  marker or HUD over it), the pixel nearest the face centre has the hue of the class
+  marker or HUD over it), the pixel nearest the face centre has the hue of the documented colour
+  (green / blue / red, SEMANTICS.md; not read from app.colors) of the class
   ``geometry.classify_segment_aabb`` / ``classify_segment_obb`` gives that box.
 * The segment's handles are drawn at its projected endpoints; every ray's hit marker is drawn at
-  the projected nearest entry point ``geometry.intersect_ray_aabb/obb`` gives, and the ray stops
-  there.
+  the projected nearest entry point ``geometry.intersect_ray_aabb/obb`` gives.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import numpy as np
 import pyrr
 import pytest
 from PIL import Image, ImageDraw
-from screenshot_helpers import (class_hues, hue_distance, load_scene, median_rgb, render_app,
-                                resize_headless, rgb_to_hsv)
+from screenshot_helpers import (HUE_TOLERANCE, class_hues, hue_distance, load_scene, median_rgb,
+                                render_app, resize_headless, rgb_to_hsv)
 
 import geometry
 
@@ -291,7 +291,7 @@ def test_box_face_has_colour_of_geometry_class(egl_app, name, camera, anim_time)
         h, s, v = rgb_to_hsv(rgb / 255.0)
         got = min(hues, key=lambda k: hue_distance(h, hues[k]))
         checked[i] = expected
-        if got != expected or hue_distance(h, hues[expected]) > 25 or s < 0.3:
+        if got != expected or hue_distance(h, hues[expected]) > HUE_TOLERANCE or s < 0.3:
             problems.append(f"box {i} ({box[0]}) at pixel {xy}: geometry says class {expected} "
                             f"(hue {hues[expected]:.0f}), pixel RGB {rgb.astype(int).tolist()} "
                             f"has hue {h:.0f}, saturation {s:.2f}")
@@ -374,3 +374,15 @@ def test_ray_hit_markers_are_at_the_nearest_entry_point(egl_app, name):
     if name in ("designed", "rays"):
         assert n_checked >= 2, f"test scene problem: only {n_checked} of {n_hits} hit markers free"
     assert not problems, "\n".join(problems)
+
+
+def test_app_colour_table_uses_the_documented_colours():
+    """app.colors (the one class -> colour table) maps NONE, INTERSECT, INCLUDE to green, blue,
+    red (SEMANTICS.md)."""
+    from app.colors import CLASS_COLORS
+
+    for cls, (name, rgb) in CLASS_COLORS.items():
+        hue = float(rgb_to_hsv(rgb)[0])
+        want = {0: "green", 1: "blue", 2: "red"}[int(cls)]
+        assert name == want and hue_distance(hue, class_hues()[int(cls)]) < HUE_TOLERANCE, (
+            f"class {int(cls)} must be {want}: table says {name!r} {rgb} (hue {hue:.0f})")

@@ -16,8 +16,8 @@ import pytest
 from moderngl_window.context.base import KeyModifiers
 from PIL import Image
 from screenshot_compare import compare_images
-from screenshot_helpers import (class_hues, hue_distance, median_rgb, render_app,
-                                resize_headless, rgb_to_hsv)
+from screenshot_helpers import (HUE_TOLERANCE, class_hues, hue_distance, median_rgb,
+                                render_app, resize_headless, rgb_to_hsv)
 
 import geometry
 
@@ -74,7 +74,7 @@ def _pixel_class(image, xy):
     hues = class_hues()
     h, s, _ = rgb_to_hsv(median_rgb(image, xy, radius=1) / 255.0)
     got = min(hues, key=lambda k: hue_distance(h, hues[k]))
-    return got if s > 0.3 and hue_distance(h, hues[got]) < 25 else None
+    return got if s > 0.3 and hue_distance(h, hues[got]) < HUE_TOLERANCE else None
 
 
 def _px(app, point):
