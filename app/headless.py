@@ -39,7 +39,10 @@ def headless_app(scene: Scene | None = None, size: tuple[int, int] = (320, 180))
         _APP = create_window(scene, headless=True, size=size)
     else:
         if tuple(_APP.wnd.size) != tuple(size):
-            _APP.wnd.size = size
+            _APP.wnd.size = size  # recreates the headless framebuffer at the new size ...
+            # ... but moderngl-window 3.1's headless window leaves buffer_size (what viewports
+            # and reads use) at the old size; a real window's resize sets both.
+            _APP.wnd._buffer_width, _APP.wnd._buffer_height = size
             _APP.on_resize(*size)
         if scene is not None:
             _APP.load_scene(scene)

@@ -83,18 +83,35 @@ class SlabLabWindow(mglw.WindowConfig):
         """Window size in event coordinates (what picking and ``camera.project`` use)."""
         return tuple(self.wnd.size)
 
-    def render_frame(self) -> None:
-        """Draw one frame into the window's framebuffer (window and headless alike)."""
+    def render_frame(self, target=None) -> None:
+        """Draw one frame into the window's framebuffer, or into ``target`` (window and
+        headless alike)."""
         if self.message and time.monotonic() > self._message_until:
             self.message = ""
-        self.wnd.use()
+        (target or self.wnd).use()
         self.view.draw(self.state, self.camera, tuple(self.wnd.buffer_size), self.frame_ms,
                        self.message)
 
     def read_image(self) -> np.ndarray:
-        """(H, W, 3) uint8 RGB of the framebuffer, top row first."""
+        """(H, W, 3) uint8 RGB of the current frame, top row first.
+
+        Headless, the window's framebuffer is our own and is read directly. A real window's is
+        the default framebuffer, which moderngl reads with glReadBuffer(GL_COLOR_ATTACHMENT0):
+        invalid there, and pyglet raises at its next checked GL call. So the frame is drawn
+        again, by the same code, into an offscreen framebuffer of the same size, and read there.
+        """
         w, h = self.wnd.buffer_size
-        data = self.wnd.fbo.read(viewport=(0, 0, w, h), components=3, alignment=1)
+        fbo, offscreen = self.wnd.fbo, None
+        if not fbo.color_attachments:
+            offscreen = self.ctx.simple_framebuffer((w, h))
+            self.render_frame(offscreen)
+            fbo = offscreen
+        try:
+            data = fbo.read(viewport=(0, 0, w, h), components=3, alignment=1)
+        finally:
+            if offscreen is not None:
+                offscreen.release()
+                self.wnd.use()
         return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)[::-1].copy()
 
     def on_render(self, time: float, frame_time: float) -> None:
