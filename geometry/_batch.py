@@ -2,22 +2,33 @@
 
 A query's arguments are points of shape (..., 3) (or per-item scalars of shape (...)). They are
 broadcast over their leading dimensions to one flat batch of M items. An argument whose leading
-dimensions are all 1 is *single*: the kernel gets its three coordinates as numpy scalars, which
-lets it branch once per axis instead of per item (the common case: one segment, many boxes).
-Other arguments become (M, 3) arrays, sliced into chunks so every temporary stays in cache; the
-chunks write disjoint slices of the preallocated outputs and may run on a small thread pool
-(numpy ufuncs release the GIL).
+dimensions are all 1 is *single* (a :class:`Single`): the kernel sees it as a (3, 1) block
+that broadcasts against the chunk, and can branch once per axis instead of per item (the common
+case: one segment, many boxes). Other arguments become (M, 3) arrays, sliced into chunks so
+every temporary stays in cache; kernels work on (3, C) blocks, one ufunc call for all three
+axes. The chunks write disjoint slices of the preallocated outputs and may run on a small thread
+pool (numpy ufuncs release the GIL).
 """
 
 from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Sequence
+from typing import Callable
 
 import numpy as np
 
-__all__ = ["Single", "broadcast_items", "broadcast_leading", "lex_less", "out_dtype", "rows", "sort_pair", "run_chunked", "set_num_threads", "get_num_threads"]
+__all__ = [
+    "Single",
+    "broadcast_items",
+    "broadcast_leading",
+    "get_num_threads",
+    "out_dtype",
+    "rows",
+    "run_chunked",
+    "set_num_threads",
+    "sort_pair",
+]
 
 #: Items per chunk: large enough that numpy's per-call overhead is small against the work, small
 #: enough that a chunk's transposed inputs and its (C,) temporaries stay in a core's L2 cache.
@@ -85,18 +96,6 @@ def broadcast_items(
             tail = (3,) if is_point else ()
             items.append(np.broadcast_to(a, lead + tail).reshape((m,) + tail))
     return lead, items
-
-
-def columns(x: Single | np.ndarray) -> Sequence:
-    """The x, y, z columns of a chunk argument (scalars for a :class:`Single`).
-
-    An (C, 3) chunk is transposed into one contiguous (3, C) copy first: ufuncs over contiguous
-    rows use SIMD loops, over strided columns they do not (about 1.6x faster overall).
-    """
-    if isinstance(x, Single):
-        return x
-    rows = np.ascontiguousarray(x.T)
-    return rows[0], rows[1], rows[2]
 
 
 def rows(x: Single | np.ndarray, dtype) -> np.ndarray:

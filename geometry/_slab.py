@@ -39,7 +39,8 @@ def slab_interval(o: np.ndarray, d: np.ndarray, box_min, box_max, dtype):
     quotients that overflow to +-inf or underflow to 0 keep their order, which is all the test
     uses.
     """
-    if d.shape[1] == 1 and not isinstance(box_min, Single) and not isinstance(box_max, Single):
+    one_line = o.shape[1] == 1 and d.shape[1] == 1
+    if one_line and not isinstance(box_min, Single) and not isinstance(box_max, Single):
         t_near, t_far, on_plane = _one_line(o[:, 0], d[:, 0], box_min, box_max, dtype)
     else:
         t_near, t_far, on_plane = _many_lines(o, d, rows(box_min, dtype), rows(box_max, dtype))

@@ -1,0 +1,92 @@
+"""Every mix of shared (3,) and per-item (N, 3) arguments answers as the one-by-one calls.
+
+The kernels take a fast path when the line is shared by the whole chunk; these cases make sure
+each argument's per-item values are really used (a shared direction with per-item origins once
+tested every ray from the first origin).
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from geometry import (
+    classify_segment_aabb,
+    classify_segment_obb,
+    intersect_ray_aabb,
+    intersect_ray_obb,
+    triangle_overlaps_aabb,
+)
+
+N = 7
+RNG = np.random.default_rng(20261122)
+# Small integer coordinates: exact arithmetic, and plenty of touching cases.
+POINTS = {name: RNG.integers(-3, 4, (N, 3)).astype(float) for name in ("a", "b", "c")}
+BOX_MIN = RNG.integers(-3, 3, (N, 3)).astype(float)
+BOX_MAX = BOX_MIN + RNG.integers(0, 3, (N, 3))
+DIRECTION = np.where(RNG.integers(0, 4, (N, 3)) == 0, 0.0, RNG.integers(-2, 3, (N, 3))).astype(float)
+DIRECTION[np.all(DIRECTION == 0, axis=1)] = [1.0, 0.0, 0.0]
+
+
+def _mixes(arrays):
+    """All ways of passing each argument either per item or as item 0 shared by all."""
+    for shared in itertools.product((False, True), repeat=len(arrays)):
+        if all(shared):
+            continue
+        yield shared, [a[0] if s else a for a, s in zip(arrays, shared)]
+
+
+def _one_by_one(func, arrays, shared, **kw):
+    return [func(*[a[0] if s else a[i] for a, s in zip(arrays, shared)], **kw) for i in range(N)]
+
+
+@pytest.mark.parametrize("shared,args", list(_mixes([POINTS["a"], POINTS["b"], BOX_MIN, BOX_MAX])))
+def test_segment_aabb_mixes(shared, args):
+    full = [POINTS["a"], POINTS["b"], BOX_MIN, BOX_MAX]
+    expected = _one_by_one(classify_segment_aabb, full, shared)
+    got = classify_segment_aabb(*args)
+    assert got.tolist() == [int(x) for x in expected], f"shared={shared}: expected {expected}, got {got}"
+
+
+@pytest.mark.parametrize("shared,args", list(_mixes([POINTS["a"], DIRECTION, BOX_MIN, BOX_MAX])))
+def test_ray_aabb_mixes(shared, args):
+    full = [POINTS["a"], DIRECTION, BOX_MIN, BOX_MAX]
+    expected = _one_by_one(intersect_ray_aabb, full, shared)
+    got = intersect_ray_aabb(*args)
+    assert got.hit.tolist() == [e.hit for e in expected], f"shared={shared}: hits {got.hit} vs {expected}"
+    assert got.t_enter.tolist() == [e.t_enter for e in expected], f"shared={shared}: t_enter differs"
+    assert got.t_exit.tolist() == [e.t_exit for e in expected], f"shared={shared}: t_exit differs"
+
+
+@pytest.mark.parametrize(
+    "shared,args", list(_mixes([POINTS["a"], POINTS["b"], POINTS["c"], BOX_MIN, BOX_MAX]))
+)
+def test_triangle_aabb_mixes(shared, args):
+    full = [POINTS["a"], POINTS["b"], POINTS["c"], BOX_MIN, BOX_MAX]
+    expected = _one_by_one(triangle_overlaps_aabb, full, shared)
+    got = triangle_overlaps_aabb(*args)
+    assert got.tolist() == expected, f"shared={shared}: expected {expected}, got {got}"
+
+
+def test_obb_mixes_with_per_item_axes():
+    axes = np.stack([np.eye(3)[list(p)] for p in itertools.islice(itertools.permutations(range(3)), N - 1)]
+                    + [np.eye(3)])
+    center = (BOX_MIN + BOX_MAX) / 2
+    half = (BOX_MAX - BOX_MIN) / 2
+    for shared, args in _mixes([POINTS["a"], POINTS["b"], center, axes, half]):
+        full = [POINTS["a"], POINTS["b"], center, axes, half]
+        expected = _one_by_one(classify_segment_obb, full, shared)
+        assert classify_segment_obb(*args).tolist() == [int(x) for x in expected], f"shared={shared}"
+    for shared, args in _mixes([POINTS["a"], DIRECTION, center, axes, half]):
+        full = [POINTS["a"], DIRECTION, center, axes, half]
+        expected = _one_by_one(intersect_ray_obb, full, shared)
+        assert intersect_ray_obb(*args).hit.tolist() == [e.hit for e in expected], f"shared={shared}"
+
+
+def test_leading_dimensions_broadcast_like_numpy():
+    starts = POINTS["a"][:2, None, :]  # (2, 1, 3)
+    got = classify_segment_aabb(starts, POINTS["b"][:3], BOX_MIN[:3], BOX_MAX[:3])  # -> (2, 3)
+    assert got.shape == (2, 3)
+    for i in range(2):
+        for j in range(3):
+            assert got[i, j] == classify_segment_aabb(starts[i, 0], POINTS["b"][j], BOX_MIN[j], BOX_MAX[j])
