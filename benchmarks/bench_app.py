@@ -1,0 +1,240 @@
+"""Frame times of the demo (`app`) rendered headless, and what classification costs in them.
+
+Run: ``.venv/bin/python -m benchmarks.bench_app [--sizes 1000,10000,100000] [--frames F]
+[--size 1280x720]``. Not part of the test suite; it needs EGL (Mesa llvmpipe in CI).
+
+For each N it loads ``app.presets.random_scene(N, seed)`` into the app's own headless window
+(``app.headless.headless_app``: EGL, samples=0, the same ``render_frame`` as the real window) and
+times whole frames, ``ctx.finish()`` included, in rounds of three so load from other processes
+hits every kind alike:
+
+* static  - nothing moves (what an idle app draws); buffer writes must stay 0.
+* moving  - ``state.move_segment`` by +-0.25 (one W/S key step, alternating, so boxes near the
+  segment change class every frame), then the frame: classification + colour upload + draw.
+* frozen  - the segment moves the same way but ``state.start``/``state.end`` are assigned
+  directly, so nothing is re-classified or uploaded: the same picture with colours frozen
+  (restored after the frame, outside the clock).
+
+Then, in-process and without drawing, the moving frame's non-draw part alone: ``move_segment``
+(classification of every box, plus the ray re-trace it triggers) and ``BoxRenderer.update``
+(colour-buffer write of the re-classified boxes, ``ctx.finish()`` included); with its share of
+the moving frame. Bytes written to the colour buffer are counted through a proxy buffer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+DELTA = np.array([0.0, 0.0, 0.25])  # one keyboard step (app.window.STEP), along z
+SEED = 7
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    w, h = text.lower().split("x")
+    return int(w), int(h)
+
+
+def frames_for(n: int) -> int:
+    """Default rounds per N: llvmpipe draws 10^5 translucent cubes slowly."""
+    return 40 if n <= 2_000 else 20 if n <= 20_000 else 7
+
+
+def machine_line(ctx) -> str:
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        model = platform.processor() or model
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    import moderngl
+    import moderngl_window
+    load = ", load avg %.1f" % os.getloadavg()[0] if hasattr(os, "getloadavg") else ""
+    lp = os.environ.get("LP_NUM_THREADS")
+    return (f"machine: {model}, {os.cpu_count()} cores ({usable} usable){load}; "
+            f"GL_RENDERER {ctx.info['GL_RENDERER']}; GL_VERSION {ctx.info['GL_VERSION']}"
+            f"{'; LP_NUM_THREADS ' + lp if lp else ''}; numpy {np.__version__}, moderngl "
+            f"{moderngl.__version__}, moderngl-window {moderngl_window.__version__}, Python "
+            f"{platform.python_version()}; {datetime.date.today().isoformat()}")
+
+
+class _CountingBuffer:
+    """Stands in for a moderngl Buffer in ``write_rows``: counts the bytes written."""
+
+    def __init__(self, buffer, tally: dict):
+        self._buffer, self._tally = buffer, tally
+
+    def write(self, data, offset: int = 0) -> None:
+        self._tally[id(self._buffer)] = self._tally.get(id(self._buffer), 0) + len(data)
+        self._buffer.write(data, offset=offset)
+
+
+def install_byte_counter() -> dict:
+    """Wrap the box renderer's ``write_rows`` so every byte it writes is tallied per buffer."""
+    import app.renderers.boxes as boxes_mod
+
+    tally: dict = {}
+    original = getattr(boxes_mod.write_rows, "__wrapped__", boxes_mod.write_rows)
+
+    def write_rows(buffer, rows, indices, *args, **kwargs):
+        return original(_CountingBuffer(buffer, tally), rows, indices, *args, **kwargs)
+
+    write_rows.__wrapped__ = original
+    boxes_mod.write_rows = write_rows
+    return tally
+
+
+def ms(seconds: list[float]) -> float:
+    return statistics.median(seconds) * 1e3
+
+
+def bench_n(n: int, rounds: int, size: tuple[int, int], tally: dict) -> dict:
+    from app.headless import headless_app
+    from app.presets import random_scene
+    from app.state import classify_boxes
+
+    t0 = time.perf_counter()
+    scene = random_scene(n, SEED)
+    build_s = time.perf_counter() - t0
+    app = headless_app(scene, size)
+    state, view, ctx = app.state, app.view, app.ctx
+    boxes = view.boxes
+
+    def frame() -> float:
+        t = time.perf_counter()
+        app.render_frame()
+        ctx.finish()
+        return time.perf_counter() - t
+
+    frame(), frame()  # first frame uploads every box; the second is a warm static one
+    static, moving, frozen = [], [], []
+    static_writes = static_bytes = 0
+    moving_writes, moving_bytes, recoloured = [], [], []
+    sign = 1.0
+    for _ in range(rounds):
+        # static
+        w0, b0 = boxes.uploads, sum(tally.values())
+        static.append(frame())
+        static_writes += boxes.uploads - w0
+        static_bytes += sum(tally.values()) - b0
+        # moving: the move (classification) and the frame (upload + draw) on one clock
+        w0, b0 = boxes.uploads, tally.get(id(boxes.colors), 0)
+        before = state.classes.copy()
+        t = time.perf_counter()
+        state.move_segment(sign * DELTA, "both")
+        app.render_frame()
+        ctx.finish()
+        moving.append(time.perf_counter() - t)
+        moving_writes.append(boxes.uploads - w0)
+        moving_bytes.append(tally.get(id(boxes.colors), 0) - b0)
+        recoloured.append(int(np.count_nonzero(before != state.classes)))
+        sign = -sign
+        # frozen: the same segment move, colours not updated
+        start, end = state.start.copy(), state.end.copy()
+        w0 = boxes.uploads
+        t = time.perf_counter()
+        state.start, state.end = start + sign * DELTA, end + sign * DELTA
+        app.render_frame()
+        ctx.finish()
+        frozen.append(time.perf_counter() - t)
+        assert boxes.uploads == w0, "a frozen frame wrote a buffer"
+        state.start, state.end = start, end
+
+    # the non-draw part of a moving frame alone, in-process
+    reps = max(rounds, 7)
+    move_update, classify_only, update_only = [], [], []
+    for _ in range(reps):
+        t = time.perf_counter()
+        classify_boxes(state.start + sign * DELTA, state.end + sign * DELTA, state.boxes)
+        classify_only.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        state.move_segment(sign * DELTA, "both")
+        t1 = time.perf_counter()
+        boxes.update(state.boxes, state.classes, state.take_moved(), state.take_recoloured())
+        ctx.finish()
+        t2 = time.perf_counter()
+        move_update.append(t2 - t)
+        update_only.append(t2 - t1)
+        sign = -sign
+    app.render_frame()
+    ctx.finish()
+
+    frame_moving = ms(moving)
+    return {
+        "n": n, "rounds": rounds, "build_s": build_s, "counts": state.counts(),
+        "static": ms(static), "moving": frame_moving, "frozen": ms(frozen),
+        "ratio": ms(moving) / ms(frozen),
+        "classify": ms(classify_only), "update": ms(update_only), "cls_upd": ms(move_update),
+        "share": 100.0 * ms(move_update) / frame_moving,
+        "est_ratio": (ms(frozen) + ms(move_update)) / ms(frozen),
+        "static_writes": static_writes, "static_bytes": static_bytes,
+        "moving_writes": statistics.median(moving_writes),
+        "moving_kib": statistics.median(moving_bytes) / 1024,
+        "recoloured": statistics.median(recoloured),
+        "colour_kib": 12 * n / 1024,
+    }
+
+
+HEADER = ("| N | frames | static ms | moving ms | frozen ms | moving / frozen | (frozen + classify + update) / frozen | classify ms "
+          "| colour update ms | classify + update ms | % of moving frame | recoloured boxes / frame "
+          "| colour bytes written / frame | static-frame writes |\n"
+          "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+
+
+def row(r: dict) -> str:
+    def f(x: float) -> str:
+        return f"{x:.3g}" if x < 100 else f"{x:.0f}"
+
+    return (f"| {r['n']:.0e}".replace("e+0", "e") + f" | {r['rounds']} | {f(r['static'])} "
+            f"| {f(r['moving'])} | {f(r['frozen'])} | {r['ratio']:.2f} | {r['est_ratio']:.3f} | {f(r['classify'])} "
+            f"| {f(r['update'])} | {f(r['cls_upd'])} | {r['share']:.1f} % | {r['recoloured']:.0f} "
+            f"| {r['moving_kib']:.1f} KiB of {r['colour_kib']:.1f} KiB in {r['moving_writes']:.0f} "
+            f"write(s) | {r['static_writes']} ({r['static_bytes']} B) |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.bench_app", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sizes", default="1000,10000,100000",
+                   help="box counts, comma-separated (1e5 accepted); default %(default)s")
+    p.add_argument("--frames", type=int, default=None,
+                   help="rounds (one static, one moving, one frozen frame each) per N; "
+                        "default 40 / 20 / 7 at N <= 2e3 / 2e4 / above")
+    p.add_argument("--size", type=parse_size, default=(1280, 720), help="WxH, default 1280x720")
+    args = p.parse_args(argv)
+    sizes = [int(float(s)) for s in args.sizes.split(",") if s.strip()]
+
+    from app.headless import headless_app
+
+    tally = install_byte_counter()
+    app = headless_app(None, args.size)
+    print(machine_line(app.ctx), flush=True)
+    print(f"window {args.size[0]}x{args.size[1]} headless EGL, samples 0; random_scene(N, seed "
+          f"{SEED}); segment step {DELTA[2]} along z; medians; ctx.finish() inside every clock",
+          flush=True)
+    print(HEADER, flush=True)
+    results = []
+    for n in sizes:
+        r = bench_n(n, args.frames or frames_for(n), args.size, tally)
+        results.append(r)
+        print(row(r), flush=True)
+    for r in results:
+        g, b, red = r["counts"]
+        print(f"N = {r['n']}: scene built in {r['build_s']:.2f} s; classes green {g} / blue {b} "
+              f"/ red {red}", flush=True)
+    bad = [r["n"] for r in results if r["static_writes"]]
+    if bad:
+        print(f"static frames wrote buffers at N = {bad}", flush=True)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
