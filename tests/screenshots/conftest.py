@@ -33,26 +33,21 @@ def pytest_configure(config):
         "install xvfb xauth` where no display is available")
 
 
-def _egl_problem() -> str | None:
-    try:
-        import moderngl
-
-        ctx = moderngl.create_standalone_context(backend="egl", require=330)
-        ctx.release()
-    except Exception as exc:  # noqa: BLE001 - any failure means: no headless GL here
-        return f"no headless OpenGL 3.3 (EGL) context ({type(exc).__name__}: {exc}); {EGL_HINT}"
-    return None
-
-
 @pytest.fixture(scope="session")
 def egl_app():
-    """The session's headless SlabLabWindow (created once; tests resize/reload it)."""
-    problem = _egl_problem()
-    if problem:
-        pytest.skip(problem)
-    from app.headless import headless_app
+    """The session's headless SlabLabWindow (created once; tests resize/reload it).
 
-    return headless_app(None, (400, 300))
+    No separate probe context: creating and releasing a second EGL context un-binds the app's
+    context when the app already exists (tests/app may have created it first), after which every
+    frame comes out blank. Creating the app itself is the probe.
+    """
+    try:
+        from app.headless import headless_app
+
+        return headless_app(None, (400, 300))
+    except Exception as exc:  # noqa: BLE001 - any failure means: no headless GL here
+        pytest.skip(f"no headless OpenGL 3.3 (EGL) context ({type(exc).__name__}: {exc}); "
+                    f"{EGL_HINT}")
 
 
 def reset_app(app, scene_name: str = "blog", size=(400, 300)):

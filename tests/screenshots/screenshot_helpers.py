@@ -42,21 +42,13 @@ def load_scene(name: str):
 
 
 def resize_headless(size: tuple[int, int]):
-    """The session's headless app at ``size``.
-
-    WORKAROUND (app seam bug, reported): ``app.headless.headless_app`` resizes with
-    ``wnd.size = size``, but moderngl-window's headless window never updates ``buffer_size``,
-    which ``render_frame``/``read_image`` use; so every size after the first one would render and
-    read at the first size. We set the buffer size the way a real window's resize does.
-    ``test_simulated_input.test_headless_resize_seam`` checks the seam itself.
-    """
+    """The session's headless app at ``size`` (``app.headless.headless_app`` resizes it)."""
     from app.headless import headless_app
 
     app = headless_app(None, size)
-    wnd = app.wnd
-    if tuple(wnd.buffer_size) != tuple(size):
-        wnd._buffer_width, wnd._buffer_height = size
-        app.on_resize(*size)
+    assert tuple(app.wnd.buffer_size) == tuple(size), (
+        f"headless_app({size}) left buffer_size at {tuple(app.wnd.buffer_size)}: frames would "
+        f"render and read at the wrong size")
     return app
 
 

@@ -281,10 +281,6 @@ def test_selected_box_moves_with_arrows_and_is_reclassified(demo):
 
 
 # --- resizing -------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason=(
-    "app bug: app.headless.headless_app resizes with wnd.size = size, but moderngl-window's "
-    "headless window keeps its old buffer_size, which render_frame/read_image use; the "
-    "screenshot tests work around it in screenshot_helpers.resize_headless"))
 def test_headless_resize_seam(egl_app):
     from app.headless import render_scene_image
     from app.scene import resolve_scene
