@@ -6,23 +6,21 @@ Tests that need OpenGL use ``gl_app``; without EGL they are skipped with what to
 import pytest
 
 
-def _egl_problem() -> str | None:
-    try:
-        import moderngl
-
-        ctx = moderngl.create_standalone_context(backend="egl")
-        ctx.release()
-    except Exception as exc:  # noqa: BLE001 - any failure means: no headless GL here
-        return (f"no headless OpenGL (EGL) available ({exc}); install Mesa: "
-                f"apt-get install libegl1 libgl1-mesa-dri")
-    return None
-
-
 @pytest.fixture(scope="session")
 def egl():
-    problem = _egl_problem()
-    if problem:
-        pytest.skip(problem)
+    """Skip unless the process's headless demo window can be created.
+
+    Creating the shared app is the probe: a throwaway probe context, created and released
+    after the app exists (tests/screenshots may run first), would leave the app's context
+    unbound and every later frame blank.
+    """
+    try:
+        from app.headless import headless_app
+
+        headless_app(None, (320, 180))
+    except Exception as exc:  # noqa: BLE001 - any failure means: no headless GL here
+        pytest.skip(f"no headless OpenGL (EGL) available ({type(exc).__name__}: {exc}); "
+                    f"install Mesa: apt-get install libegl1 libgl1-mesa-dri")
 
 
 @pytest.fixture
