@@ -48,13 +48,10 @@ def frames_for(n: int) -> int:
 
 
 def machine_line(ctx) -> str:
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        model = platform.processor() or model
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    """CPU model, cores, GL renderer and versions, load."""
+    from benchmarks.bench_geometry import cpu_model_and_cores
+
+    model, usable = cpu_model_and_cores()
     import moderngl
     import moderngl_window
     load = ", load avg %.1f" % os.getloadavg()[0] if hasattr(os, "getloadavg") else ""

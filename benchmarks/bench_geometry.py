@@ -316,8 +316,8 @@ def format_row(row: Row) -> str:
             f"| {pyrr_ratio} | {row.peak_bytes / MIB:.1f} | {row.output_bytes / MIB:.1f} | {row.result} |").replace("e+0", "e")
 
 
-def machine_line() -> str:
-    """CPU model, cores, memory, numpy, pyrr and Python versions, OS, date."""
+def cpu_model_and_cores() -> tuple[str, int]:
+    """The CPU's model name and the number of cores this process may use."""
     model = "unknown CPU"
     try:
         with open("/proc/cpuinfo") as f:
@@ -325,6 +325,12 @@ def machine_line() -> str:
     except (OSError, StopIteration):
         model = platform.processor() or model
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return model, usable
+
+
+def machine_line() -> str:
+    """CPU model, cores, memory, numpy, pyrr and Python versions, OS, date."""
+    model, usable = cpu_model_and_cores()
     memory = ""
     try:
         pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
