@@ -14,7 +14,6 @@ from conftest_strategies import (
     dyadic_coords,
     generic_coords,
     points,
-    proper_boxes,
     rotations,
     signed_permutation_matrices,
     small_int_coords,

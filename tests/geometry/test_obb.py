@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 import exact_reference as ref
 from conftest_strategies import (
     batches,
-    boxes,
     dyadic_coords,
     generic_coords,
     points,
@@ -33,6 +32,7 @@ from geometry import (
     AABB,
     OBB,
     IntersectionType,
+    Triangle,
     classify_segment_aabb,
     classify_segment_obb,
     intersect_ray_aabb,
@@ -58,12 +58,21 @@ def rigid_matrix(rotation: np.ndarray, translation) -> np.ndarray:
     return m
 
 
-def t_near(got: float, want, *, scale: float) -> bool:
-    """t agreement for a rotated box: the frame change rounds coordinates of size `scale` by a
-    few ulps, which moves t by that much divided by the direction's length (here <= 1e-8)."""
-    if isinstance(want, float):
-        return got == want
-    return abs(Fraction(float(got)) - want) <= Fraction(1e-8) * (1 + scale)
+def frame_rounding(*vectors) -> float:
+    """How far a box-frame coordinate of these points may be off after the float frame change
+    ``axes @ (p - center)``: a few ulps of the largest coordinate involved, generously."""
+    return 1e-12 * (1.0 + max(float(np.abs(v).max()) for v in vectors))
+
+
+def robust_answers(reference, case, delta):
+    """The exact answers for the box shrunk and grown by `delta` on every axis.
+
+    A float kernel works in a box frame rounded by less than `delta`; where the two answers
+    agree, every box in between gives that answer too (the answers are monotone in the box
+    size), so the kernel must give it. Where they differ the input is a tie within rounding.
+    """
+    *front, half = case
+    return reference(*front, half - delta), reference(*front, half + delta)
 
 
 # --- named examples ----------------------------------------------------------------------------
@@ -181,25 +190,53 @@ def test_rigid_obb_from_aabb_equals_the_aabb_test_in_the_box_frame(box, rotation
 
 
 @given(batches(st.tuples(points(), points(), points(), rotations(), half_sizes_generic)))
-def test_rotated_segments_match_the_exact_reference(cases):
+def test_rotated_segments_match_the_exact_reference_up_to_frame_rounding(cases):
     start, end, center, axes, half = (np.array(c) for c in zip(*cases))
     got = classify_segment_obb(start, end, center, axes, half)
     for i, case in enumerate(cases):
-        want = ref.classify_segment_obb(*case)
-        assert got[i] == want, f"case {i}: {[c.tolist() for c in case]}: expected {want}, got {got[i]}"
+        delta = frame_rounding(case[0] - case[2], case[1] - case[2], case[4])
+        smaller, larger = robust_answers(ref.classify_segment_obb, case, delta)
+        if smaller == larger:
+            assert got[i] == smaller, (
+                f"case {i}: {[c.tolist() for c in case]}: expected {IntersectionType(smaller).name} "
+                f"(for every box within {delta:.1e} of this one), got {IntersectionType(int(got[i])).name}"
+            )
 
 
 @given(batches(st.tuples(points(), points().filter(nonzero), points(), rotations(), half_sizes_generic)))
-def test_rotated_rays_match_the_exact_reference(cases):
+def test_rotated_rays_match_the_exact_reference_up_to_frame_rounding(cases):
     origin, direction, center, axes, half = (np.array(c) for c in zip(*cases))
     got = intersect_ray_obb(origin, direction, center, axes, half)
-    for i, (o, d, c, a, h) in enumerate(cases):
-        want = ref.intersect_ray_obb(o, d, c, a, h)
-        what = f"case {i}: origin={o.tolist()} direction={d.tolist()} center={c.tolist()} axes={a.tolist()} half={h.tolist()}"
-        assert bool(got.hit[i]) == want.hit, f"{what}: expected hit={want.hit}, got {got.hit[i]}"
-        scale = (np.abs(o).max() + np.abs(c).max() + np.abs(h).max()) / np.abs(d).max()
-        for g, w, name in ((got.t_enter[i], want.t_enter, "t_enter"), (got.t_exit[i], want.t_exit, "t_exit")):
-            assert not math.isnan(g) and t_near(g, w, scale=scale), f"{what}: expected {name}={w}, got {g}"
+    for i, case in enumerate(cases):
+        what = (f"case {i}: origin={case[0].tolist()} direction={case[1].tolist()} "
+                f"center={case[2].tolist()} axes={case[3].tolist()} half={case[4].tolist()}")
+        assert not (np.isnan(got.t_enter[i]) or np.isnan(got.t_exit[i])), f"{what}: NaN t"
+        delta = frame_rounding(case[0] - case[2], case[4])
+        smaller, larger = robust_answers(ref.intersect_ray_obb, case, delta)
+        if smaller.hit != larger.hit:
+            continue  # the ray grazes the box within rounding: either answer is right
+        assert bool(got.hit[i]) == smaller.hit, f"{what}: expected hit={smaller.hit}, got {got.hit[i]}"
+        if smaller.hit:
+            # growing the box moves entry earlier and exit later; t itself rounds once more
+            t_enter, t_exit = Fraction(float(got.t_enter[i])), Fraction(float(got.t_exit[i]))
+            slack = Fraction(1e-12)
+            assert larger.t_enter - slack * abs(larger.t_enter) <= t_enter <= smaller.t_enter + slack * abs(
+                smaller.t_enter), f"{what}: expected t_enter in [{float(larger.t_enter)}, {float(smaller.t_enter)}], got {t_enter}"
+            assert smaller.t_exit - slack * abs(smaller.t_exit) <= t_exit <= larger.t_exit + slack * abs(
+                larger.t_exit), f"{what}: expected t_exit in [{float(smaller.t_exit)}, {float(larger.t_exit)}], got {t_exit}"
+        else:
+            assert got.t_enter[i] == got.t_exit[i] == INF, f"{what}: a miss has t = +inf"
+
+
+def test_ray_exactly_through_a_rotated_point_box_gives_no_nan():
+    """Documented limit (see the report): the ray (0,0,0) + t (0,0,1) passes exactly through the
+    point box at (0,0,5), but in any rotated float frame the slabs' t values round apart. The
+    exact answer is hit; a float frame change may answer either way -- the suite accepts both,
+    and only requires no NaN."""
+    axes = pyrr.matrix33.create_from_y_rotation(1.25)
+    got = intersect_ray_obb([0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 5.0], axes, [0.0, 0.0, 0.0])
+    assert not any(map(math.isnan, got[1:])), f"expected no NaN, got {got}"
+    assert ref.intersect_ray_obb([0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 5.0], axes, [0.0] * 3).hit
 
 
 @given(proper_boxes(dyadic_coords), rotations(), points(small_int_coords))
@@ -255,10 +292,33 @@ def test_obb_triangle_overlap_matches_the_reference():
     axes = IDENTITY[[2, 0, 1]] * np.array([[1.0], [-1.0], [1.0]])
     obb = OBB([1.0, 1.0, 1.0], axes, [1.0, 0.5, 2.0])
     rng = np.random.default_rng(7)
-    from geometry import Triangle
-
     for _ in range(300):
         v = rng.integers(-3, 5, (3, 3)).astype(float)
         want = ref.triangle_overlaps_obb(*v, obb.center, obb.axes, obb.half_size)
         got = obb.overlaps(Triangle(*v))
         assert got == want, f"triangle {v.tolist()} vs {obb}: expected {want}, got {got}"
+
+
+@pytest.mark.parametrize("shared", ["start", "end", "center", "axes", "half_size"])
+def test_one_shared_argument_broadcasts_like_the_repeated_rows(shared):
+    rng = np.random.default_rng(17)
+    n = 64
+    signs = rng.choice([-1.0, 1.0], (n, 3, 1))
+    axes = np.stack([np.eye(3)[rng.permutation(3)] for _ in range(n)]) * signs
+    arguments = {"start": rng.integers(-4, 5, (n, 3)) / 2.0, "end": rng.integers(-4, 5, (n, 3)) / 2.0,
+                 "center": rng.integers(-2, 3, (n, 3)) / 2.0, "axes": axes,
+                 "half_size": rng.integers(0, 4, (n, 3)) / 2.0}
+    single = {**arguments, shared: arguments[shared][3]}
+    repeated = {**arguments, shared: np.broadcast_to(arguments[shared][3], arguments[shared].shape)}
+    np.testing.assert_array_equal(
+        classify_segment_obb(*single.values()), classify_segment_obb(*repeated.values()),
+        err_msg=f"one {shared} must act as that item repeated for every box",
+    )
+    direction = np.where(np.all(arguments["end"] == arguments["start"], axis=1)[:, None], 1.0,
+                         arguments["end"] - arguments["start"])
+    ray_arguments = {**arguments, "end": direction}
+    single = {**ray_arguments, shared: ray_arguments[shared][3]}
+    repeated = {**ray_arguments, shared: np.broadcast_to(ray_arguments[shared][3], ray_arguments[shared].shape)}
+    for got, want, name in zip(intersect_ray_obb(*single.values()), intersect_ray_obb(*repeated.values()),
+                               ("hit", "t_enter", "t_exit")):
+        np.testing.assert_array_equal(got, want, err_msg=f"ray {name}: one {shared} must act as repeated")

@@ -253,3 +253,19 @@ def test_batches_across_chunk_boundaries_match_the_reference(n):
         want = ref.intersect_ray_aabb(origin[i], direction[i], box_min[i], box_max[i])
         assert_hit_matches((got.hit[i], got.t_enter[i], got.t_exit[i]), want,
                            f"N={n} row {i}", exact_if_representable=True)
+
+
+@pytest.mark.parametrize("shared", ["origin", "direction", "box_min", "box_max"])
+def test_one_shared_argument_broadcasts_like_the_repeated_rows(shared):
+    rng = np.random.default_rng(11)
+    a, b = rng.integers(-3, 4, (2, 64, 3)).astype(np.float64)
+    direction = rng.choice([-2.0, -1.0, -0.0, 0.0, 1.0, 3.0], (64, 3))
+    direction[np.all(direction == 0, axis=1), 2] = 1.0
+    arguments = {"origin": rng.integers(-4, 5, (64, 3)).astype(np.float64), "direction": direction,
+                 "box_min": np.minimum(a, b), "box_max": np.maximum(a, b)}
+    single = {**arguments, shared: arguments[shared][3]}
+    repeated = {**arguments, shared: np.broadcast_to(arguments[shared][3], (64, 3))}
+    for got, want, name in zip(intersect_ray_aabb(*single.values()), intersect_ray_aabb(*repeated.values()),
+                               ("hit", "t_enter", "t_exit")):
+        np.testing.assert_array_equal(got, want, err_msg=f"{name}: one {shared} of shape (3,) must act "
+                                                         "as that row repeated for every item")

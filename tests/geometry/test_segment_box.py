@@ -14,7 +14,6 @@ from conftest_strategies import (
     dyadic_coords,
     generic_coords,
     points,
-    proper_boxes,
     segments_in_face_plane,
     segments_through_edge_or_corner,
     segments_touching,
@@ -292,3 +291,16 @@ def test_batches_across_chunk_boundaries_match_the_reference(n):
             got[tail], classify_segment_aabb(start[tail], end[tail], box_min[tail], box_max[tail]),
             err_msg="rows after the last chunk boundary must not depend on the batch size",
         )
+
+
+@pytest.mark.parametrize("shared", ["start", "end", "box_min", "box_max"])
+def test_one_shared_argument_broadcasts_like_the_repeated_rows(shared):
+    start, end, box_min, box_max = random_integer_cases(64, seed=5)
+    box_max = np.maximum(box_min, box_max)
+    arguments = {"start": start, "end": end, "box_min": box_min, "box_max": box_max}
+    single = {**arguments, shared: arguments[shared][3]}
+    repeated = {**arguments, shared: np.broadcast_to(arguments[shared][3], (64, 3))}
+    np.testing.assert_array_equal(
+        classify_segment_aabb(*single.values()), classify_segment_aabb(*repeated.values()),
+        err_msg=f"one {shared} of shape (3,) must act as that row repeated for every item",
+    )

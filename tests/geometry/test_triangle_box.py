@@ -229,3 +229,33 @@ def test_batches_across_chunk_boundaries_match_the_reference(n):
             f"N={n} row {i}: v0={v0[i].tolist()} v1={v1[i].tolist()} v2={v2[i].tolist()} "
             f"box={box_min[i].tolist()}..{box_max[i].tolist()}: expected {want}, got {got[i]}"
         )
+
+
+@pytest.mark.parametrize("shared", ["v0", "v1", "v2", "box_min", "box_max"])
+def test_one_shared_argument_broadcasts_like_the_repeated_rows(shared):
+    rng = np.random.default_rng(13)
+    a, b = rng.integers(-2, 3, (2, 64, 3)).astype(np.float64)
+    v0, v1, v2 = rng.integers(-4, 5, (3, 64, 3)).astype(np.float64)
+    arguments = {"v0": v0, "v1": v1, "v2": v2, "box_min": np.minimum(a, b), "box_max": np.maximum(a, b)}
+    single = {**arguments, shared: arguments[shared][3]}
+    repeated = {**arguments, shared: np.broadcast_to(arguments[shared][3], (64, 3))}
+    np.testing.assert_array_equal(
+        triangle_overlaps_aabb(*single.values()), triangle_overlaps_aabb(*repeated.values()),
+        err_msg=f"one {shared} of shape (3,) must act as that row repeated for every item",
+    )
+
+
+def test_regression_float32_triangle_with_a_vertex_on_a_point_box_overlaps():
+    # found by hypothesis at f1bdf7d: float32 input answered False
+    f32 = lambda v: np.array(v, dtype=np.float32)  # noqa: E731
+    got = triangle_overlaps_aabb(f32([1.0, 1.1837413311004639, 3.0]), f32([0.0, 0.0, 0.0]),
+                                 f32([0.0, 0.0, 0.5]), f32([0.0, 0.0, 0.0]), f32([0.0, 0.0, 0.0]))
+    assert got is True, "v1 is the point box itself: expected True"
+
+
+def test_regression_vertex_order_with_a_vertex_on_a_flat_box():
+    # found by hypothesis at f1bdf7d: two of the six vertex orders answered False
+    verts = [np.array(v) for v in ([0.0, 0.0, 91.17405079648734], [0.0, 1.5, 0.0], [15.0, 0.0, 1.0])]
+    for order in itertools.permutations(verts):
+        got = triangle_overlaps_aabb(*order, [0.0, 1.5, 0.0], [0.0, 2.0, 0.0])
+        assert got is True, f"vertex (0, 1.5, 0) is the box's min corner: expected True for order {order}"
