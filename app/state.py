@@ -25,16 +25,27 @@ class RayResult:
     t: np.ndarray  # (R,) float
 
 
+def _kinds(boxes: Boxes) -> tuple[np.ndarray | slice | None, np.ndarray | slice | None]:
+    """Index of the axis-aligned and of the rotated boxes, ``None`` where there are none. A
+    scene of one kind gets a full slice, so the box arrays are passed on without copies."""
+    obb = boxes.is_obb
+    n_obb = int(np.count_nonzero(obb))
+    if n_obb == 0:
+        return (slice(None) if len(obb) else None), None
+    if n_obb == len(obb):
+        return None, slice(None)
+    return ~obb, obb
+
+
 def classify_boxes(start: np.ndarray, end: np.ndarray, boxes: Boxes) -> np.ndarray:
     """(N,) int8 class codes of ``boxes`` against the segment, from geometry (AABBs with
     ``classify_segment_aabb`` on their exact min/max, rotated ones with ``classify_segment_obb``)."""
     classes = np.zeros(len(boxes), dtype=np.int8)
-    aabb = ~boxes.is_obb
-    if aabb.any():
+    aabb, obb = _kinds(boxes)
+    if aabb is not None:
         classes[aabb] = geometry.classify_segment_aabb(start, end, boxes.box_min[aabb],
                                                        boxes.box_max[aabb])
-    if boxes.is_obb.any():
-        obb = boxes.is_obb
+    if obb is not None:
         classes[obb] = geometry.classify_segment_obb(start, end, boxes.center[obb],
                                                      boxes.axes[obb], boxes.half_size[obb])
     return classes
@@ -44,12 +55,11 @@ def intersect_ray_boxes(origin, direction, boxes: Boxes) -> tuple[np.ndarray, np
     """``(hit, t_enter)`` of one ray against every box, each (N,), from geometry."""
     hit = np.zeros(len(boxes), dtype=bool)
     t = np.full(len(boxes), np.inf)
-    aabb = ~boxes.is_obb
-    if aabb.any():
+    aabb, obb = _kinds(boxes)
+    if aabb is not None:
         r = geometry.intersect_ray_aabb(origin, direction, boxes.box_min[aabb], boxes.box_max[aabb])
         hit[aabb], t[aabb] = r.hit, r.t_enter
-    if boxes.is_obb.any():
-        obb = boxes.is_obb
+    if obb is not None:
         r = geometry.intersect_ray_obb(origin, direction, boxes.center[obb], boxes.axes[obb],
                                        boxes.half_size[obb])
         hit[obb], t[obb] = r.hit, r.t_enter
@@ -140,16 +150,17 @@ class DemoState:
 
     # ---------------------------------------------------------------- updates
     def _reclassify(self) -> None:
-        """Recompute all classes (one vectorised call per box kind); remember which changed."""
+        """Recompute all classes (one vectorised call per box kind); remember which changed.
+        The scene's rays do not depend on the segment, so they are left alone."""
         new = classify_boxes(self.start, self.end, self.boxes)
         self._recoloured |= new != self.classes
         self.classes = new
-        self.rays = self._trace_rays()
         self.version += 1
 
     def _boxes_changed(self, which: np.ndarray | slice) -> None:
         self._moved[which] = True
         self.overlaps = triangle_overlaps(self.scene.triangles, self.boxes)
+        self.rays = self._trace_rays()
         self._reclassify()
 
     def set_segment(self, start=None, end=None) -> None:

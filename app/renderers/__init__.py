@@ -3,6 +3,8 @@
 They know nothing of intersections; classes arrive as colours picked from ``app.colors``.
 """
 
+from typing import Callable
+
 import numpy as np
 
 
@@ -11,20 +13,20 @@ def matrix_bytes(m: np.ndarray) -> bytes:
     return np.ascontiguousarray(m, dtype="f4").tobytes()
 
 
-def write_rows(buffer, rows: np.ndarray, indices: np.ndarray, max_runs: int = 32) -> int:
-    """Write only ``rows[indices]`` into ``buffer`` (one write per run of consecutive indices,
-    or one spanning write when the changes are scattered). Returns the number of writes."""
+def write_rows(buffer, rows_of: Callable[[int, int], np.ndarray], indices: np.ndarray,
+               max_runs: int = 32) -> int:
+    """Write rows ``indices`` into ``buffer``, where ``rows_of(lo, hi)`` builds rows ``lo:hi``
+    (so nothing is computed for rows that did not change). One write per run of consecutive
+    indices, or one spanning write when the changes are scattered. Returns the number of writes."""
     if len(indices) == 0:
         return 0
-    rows = np.ascontiguousarray(rows, dtype="f4")
-    stride = rows[0].nbytes
     breaks = np.flatnonzero(np.diff(indices) != 1)
     if len(breaks) + 1 > max_runs:
-        lo, hi = int(indices[0]), int(indices[-1]) + 1
-        buffer.write(rows[lo:hi].tobytes(), offset=lo * stride)
-        return 1
-    starts = np.concatenate([[indices[0]], indices[breaks + 1]])
-    ends = np.concatenate([indices[breaks], [indices[-1]]]) + 1
-    for lo, hi in zip(starts.tolist(), ends.tolist()):
-        buffer.write(rows[lo:hi].tobytes(), offset=lo * stride)
+        starts, ends = [int(indices[0])], [int(indices[-1]) + 1]
+    else:
+        starts = np.concatenate([[indices[0]], indices[breaks + 1]]).tolist()
+        ends = (np.concatenate([indices[breaks], [indices[-1]]]) + 1).tolist()
+    for lo, hi in zip(starts, ends):
+        rows = np.ascontiguousarray(rows_of(lo, hi), dtype="f4")
+        buffer.write(rows.tobytes(), offset=lo * rows[0].nbytes)
     return len(starts)

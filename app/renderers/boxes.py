@@ -14,13 +14,14 @@ from app.renderers import matrix_bytes, write_rows
 from app.scene import Boxes
 
 
-def model_matrices(boxes: Boxes) -> np.ndarray:
-    """(N, 4, 4) pyrr-convention matrices taking the cube [-1, 1]^3 onto each box:
-    ``[u, 1] @ M = center + axes.T @ (half_size * u)``."""
-    n = len(boxes)
-    m = np.zeros((n, 4, 4))
-    m[:, :3, :3] = boxes.half_size[:, :, None] * boxes.axes
-    m[:, 3, :3] = boxes.center
+def model_matrices(boxes: Boxes, lo: int = 0, hi: int | None = None) -> np.ndarray:
+    """(hi - lo, 4, 4) pyrr-convention matrices of boxes ``lo:hi`` (default all), taking the
+    cube [-1, 1]^3 onto each box: ``[u, 1] @ M = center + axes.T @ (half_size * u)``."""
+    part = slice(lo, len(boxes) if hi is None else hi)
+    half, center = boxes.half_size[part], boxes.center[part]
+    m = np.zeros((len(center), 4, 4))
+    m[:, :3, :3] = half[:, :, None] * boxes.axes[part]
+    m[:, 3, :3] = center
     m[:, 3, 3] = 1.0
     return m
 
@@ -50,9 +51,11 @@ class BoxRenderer:
             self.reset(len(boxes))
             moved = recoloured = np.arange(len(boxes))
         if len(moved):
-            self.uploads += write_rows(self.models, model_matrices(boxes).reshape(-1, 16), moved)
+            self.uploads += write_rows(
+                self.models, lambda lo, hi: model_matrices(boxes, lo, hi).reshape(-1, 16), moved)
         if len(recoloured):
-            self.uploads += write_rows(self.colors, CLASS_RGB[classes], recoloured)
+            self.uploads += write_rows(self.colors, lambda lo, hi: CLASS_RGB[classes[lo:hi]],
+                                       recoloured)
 
     def draw(self, view_projection: np.ndarray, light_dir, face_alpha: float = 0.72) -> None:
         if self.count == 0 or self.vao is None:

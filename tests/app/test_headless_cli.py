@@ -61,9 +61,12 @@ def test_no_display_without_headless_exits_2():
     assert len(lines) == 1 and "--headless" in lines[0] and "display" in lines[0], r.stderr
 
 
-@pytest.mark.parametrize("where", ["missing-dir/out.png", "is-a-dir"])
+@pytest.mark.parametrize("where", ["missing-dir/out.png", "is-a-dir", "a-file/out.png"])
 def test_unwritable_screenshot_path_exits_2(egl, tmp_path, where):
+    """Unwritable even for root (CI runs as root): a missing directory, a directory as the
+    target, a regular file as the parent directory."""
     (tmp_path / "is-a-dir").mkdir()
+    (tmp_path / "a-file").write_bytes(b"keep")
     target = tmp_path / where
     r = run_app("--headless", "--scene", "blog", "--screenshot", str(target), "--size", "64x36")
     assert r.returncode == 2
@@ -71,6 +74,7 @@ def test_unwritable_screenshot_path_exits_2(egl, tmp_path, where):
     assert "Traceback" not in r.stderr
     assert not (tmp_path / "missing-dir").exists()
     assert list((tmp_path / "is-a-dir").iterdir()) == [], "nothing half-written"
+    assert (tmp_path / "a-file").read_bytes() == b"keep"
 
 
 def test_readonly_directory_leaves_nothing(egl, tmp_path):

@@ -1,0 +1,79 @@
+"""What the app recomputes and uploads when something moves (no OpenGL needed): only what the
+move can have changed, and always the same answer as recomputing everything."""
+
+import numpy as np
+import pytest
+
+import geometry
+from app.presets import random_scene
+from app.renderers import write_rows
+from app.renderers.boxes import model_matrices
+from app.scene import Boxes, resolve_scene
+from app.state import DemoState, classify_boxes, first_hit
+
+
+class FakeBuffer:
+    """Records writes; ``data`` is what a GPU buffer would hold."""
+
+    def __init__(self, nbytes: int):
+        self.data = bytearray(nbytes)
+        self.writes: list[tuple[int, int]] = []
+
+    def write(self, data: bytes, offset: int = 0) -> None:
+        self.data[offset:offset + len(data)] = data
+        self.writes.append((offset, len(data)))
+
+
+@pytest.mark.parametrize("indices, n_writes", [
+    ([], 0), ([4], 1), ([2, 3, 4, 9], 2), (list(range(0, 40, 2)), 20),
+    (list(range(0, 100, 2)), 1),  # 50 runs > max_runs: one spanning write
+])
+def test_write_rows_builds_and_writes_only_the_changed_runs(indices, n_writes):
+    full = np.arange(100 * 3, dtype=np.float32).reshape(100, 3)
+    buf = FakeBuffer(full.nbytes)
+    asked = []
+
+    def rows_of(lo, hi):
+        asked.append((lo, hi))
+        return full[lo:hi]
+
+    assert write_rows(buf, rows_of, np.array(indices, dtype=np.intp)) == n_writes
+    assert len(buf.writes) == n_writes == len(asked)
+    got = np.frombuffer(bytes(buf.data), dtype=np.float32).reshape(100, 3)
+    np.testing.assert_array_equal(got[indices], full[indices])
+    untouched = np.ones(100, bool)
+    for lo, hi in asked:
+        untouched[lo:hi] = False
+    assert not got[untouched].any(), "rows outside the written runs stay as they were"
+
+
+def test_model_matrices_of_a_range_equal_the_rows_of_all():
+    boxes = random_scene(60, seed=5).boxes
+    np.testing.assert_array_equal(model_matrices(boxes, 17, 43), model_matrices(boxes)[17:43])
+
+
+@pytest.mark.parametrize("kind", ["mixed", "aabb", "obb"])
+def test_classify_boxes_matches_geometry_for_every_mix_of_kinds(kind):
+    boxes = random_scene(200, seed=2).boxes
+    keep = {"mixed": slice(None), "aabb": ~boxes.is_obb, "obb": boxes.is_obb}[kind]
+    boxes = Boxes(*(a[keep] for a in (boxes.box_min, boxes.box_max, boxes.center,
+                                      boxes.half_size, boxes.rotation, boxes.is_obb)))
+    s, e = np.array([-3.0, 1.0, -1.0]), np.array([3.0, 2.0, 1.5])
+    want = np.where(boxes.is_obb,
+                    geometry.classify_segment_obb(s, e, boxes.center, boxes.axes, boxes.half_size),
+                    geometry.classify_segment_aabb(s, e, boxes.box_min, boxes.box_max))
+    np.testing.assert_array_equal(classify_boxes(s, e, boxes), want)
+
+
+def test_rays_are_traced_again_only_when_boxes_move():
+    state = DemoState(resolve_scene("rays"))
+    assert len(state.scene.ray_origins) and (state.rays.box >= 0).any()
+    traced = state.rays
+    state.move_segment([0.5, 0.0, 0.0])
+    assert state.rays is traced, "rays do not depend on the segment"
+    hit_box = int(traced.box[traced.box >= 0][0])
+    state.move_box(hit_box, [0.0, 50.0, 0.0])  # lift a hit box out of the way
+    assert state.rays is not traced
+    for r, (o, d) in enumerate(zip(state.scene.ray_origins, state.scene.ray_directions)):
+        i, t = first_hit(o, d, state.boxes)
+        assert state.rays.box[r] == (-1 if i is None else i) and state.rays.t[r] == t
