@@ -97,16 +97,18 @@ def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_e
     o, d = rows(origin, dtype), rows(direction, dtype)
     with np.errstate(over="ignore", under="ignore"):  # see slab_interval
         entry, exit_, _ = slab_interval(o, d, box_min, box_max, dtype)
-    enter = np.maximum(entry, scalar(t_min))
-    leave = np.minimum(exit_, scalar(t_max))
-    hits = enter <= leave
+    # Written straight into this chunk's output slices: no temporaries of the chunk's size.
+    np.maximum(entry, scalar(t_min), out=t_enter)
+    np.minimum(exit_, scalar(t_max), out=t_exit)
+    np.less_equal(t_enter, t_exit, out=hit)
     # An empty box can pass the slab test only with entry == exit: check those exactly.
-    idx = np.flatnonzero(hits & (entry == exit_))
+    doubt = np.logical_and(entry == exit_, hit)  # entry may be (1,) when t_min/t_max vary
+    idx = np.flatnonzero(doubt)
     if idx.size:
-        hits[idx] = nonempty(rows(_take(box_min, idx), dtype), rows(_take(box_max, idx), dtype))
-    hit[...] = hits
-    t_enter[...] = np.where(hits, enter, np.inf)
-    t_exit[...] = np.where(hits, leave, np.inf)
+        hit[idx] = nonempty(rows(_take(box_min, idx), dtype), rows(_take(box_max, idx), dtype))
+    miss = np.logical_not(hit, out=doubt)
+    np.copyto(t_enter, np.inf, where=miss)
+    np.copyto(t_exit, np.inf, where=miss)
 
 
 def _take(x, idx):
