@@ -18,8 +18,19 @@ from app.renderers.boxes import BoxRenderer, box_edges
 from app.renderers.primitives import LineBatch, PointBatch, TriangleBatch
 from app.renderers.text import TextRenderer
 from app.state import DemoState
+from geometry import IntersectionType
 
 LIGHT_DIR = (0.4, 0.9, 0.6)
+#: box faces are translucent so that boxes behind boxes show through ...
+FACE_ALPHA = 0.72
+#: ... up to this many boxes; from here on they are drawn opaque with depth writes, and only the
+#: three faces that can face the eye: translucent overdraw of 10^5 overlapping cubes is what
+#: makes a software rasteriser (llvmpipe) slow, while hidden opaque fragments are rejected by
+#: depth, and half the triangles halve the vertex and set-up work.
+DENSE_BOXES = 20_000
+#: in a dense scene the boxes the segment touches are also outlined on top (at most this many
+#: per class: a segment across the whole crowd would otherwise outline thousands)
+MAX_DENSE_OUTLINES = 2_000
 RAY_MISS_LENGTH = 12.0
 
 
@@ -73,18 +84,29 @@ class SceneView:
         self.lines.draw(vp, size, width=1.0)
         self.thick.draw(vp, size, width=4.0)
 
-        # translucent: boxes and triangles (no depth writes, so everything shows through)
+        # translucent: boxes and triangles (no depth writes, so everything shows through;
+        # dense scenes draw their boxes opaque, see DENSE_BOXES)
         moved, recoloured = state.take_moved(), state.take_recoloured()
         self.boxes.update(state.boxes, state.classes, moved, recoloured)
+        dense = len(state.boxes) >= DENSE_BOXES
+        ctx.depth_mask = dense
+        self.boxes.draw(vp, LIGHT_DIR, face_alpha=1.0 if dense else FACE_ALPHA,
+                        front_only_from=camera.eye() if dense else None)
         ctx.depth_mask = False
-        self.boxes.draw(vp, LIGHT_DIR)
         if len(state.scene.triangles):
             self.triangles.add(state.scene.triangles, colors.TRIANGLE)
             self.triangles.draw(vp, size, light_dir=LIGHT_DIR)
         ctx.depth_mask = True
 
-        # outlines: triangle overlaps, hover, selection
+        # outlines: boxes the segment touches (dense scenes, where they are hidden inside the
+        # crowd), triangle overlaps, hover, selection
         outline = self.overlay
+        if dense:
+            for cls in (IntersectionType.INTERSECT, IntersectionType.INCLUDE):
+                touched = np.flatnonzero(state.classes == cls)[:MAX_DENSE_OUTLINES]
+                if len(touched):
+                    e = box_edges(state.boxes, touched).reshape(-1, 2, 3)
+                    outline.add(e[:, 0], e[:, 1], tuple(colors.CLASS_RGB[cls]))
         if state.highlight_triangles and state.overlaps.any():
             e = box_edges(state.boxes, np.flatnonzero(state.overlaps)).reshape(-1, 2, 3)
             outline.add(e[:, 0], e[:, 1], colors.TRIANGLE_OVERLAP)

@@ -2,6 +2,8 @@
 // Instanced boxes: a unit cube [-1, 1]^3 placed by a per-instance model matrix (pyrr row-vector
 // matrix uploaded as raw bytes == the GLSL column-major matrix), shaded by face and with its
 // edges drawn in the fragment shader (distance to the face's border in pixels, via fwidth).
+// Dense scenes draw them opaque from a 3-face mesh (+x, +y, +z) that each instance mirrors
+// towards the eye: the faces that can be seen, half the triangles of a whole cube.
 
 #if defined VERTEX_SHADER
 
@@ -11,16 +13,29 @@ in mat4 in_model;   // per instance
 in vec3 in_color;   // per instance: the class colour (app/colors.py)
 
 uniform mat4 m_vp;
+uniform bool front_only;  // the 3-face mesh: mirror it per instance towards the eye
+uniform vec3 eye;
 
 out vec3 v_local;
 out vec3 v_normal;
 out vec3 v_color;
 
 void main() {
-    vec4 world = in_model * vec4(in_position, 1.0);
+    vec3 local = in_position;
+    vec3 normal = in_normal;
+    if (front_only) {
+        // column i of the model matrix is half_size_i * axis_i, column 3 the centre
+        vec3 to_eye = eye - in_model[3].xyz;
+        vec3 s = vec3(dot(to_eye, in_model[0].xyz) < 0.0 ? -1.0 : 1.0,
+                      dot(to_eye, in_model[1].xyz) < 0.0 ? -1.0 : 1.0,
+                      dot(to_eye, in_model[2].xyz) < 0.0 ? -1.0 : 1.0);
+        local *= s;
+        normal *= s;
+    }
+    vec4 world = in_model * vec4(local, 1.0);
     gl_Position = m_vp * world;
-    v_local = in_position;
-    vec3 n = mat3(in_model) * in_normal;  // zero for the faces of a flat box
+    v_local = local;
+    vec3 n = mat3(in_model) * normal;  // zero for the faces of a flat box
     v_normal = dot(n, n) > 1e-12 ? normalize(n) : vec3(0.0, 1.0, 0.0);
     v_color = in_color;
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 from moderngl_window import geometry as mglw_geometry
+from moderngl_window.opengl.vao import VAO
 
 from app.colors import CLASS_RGB
 from app.renderers import matrix_bytes, write_rows
@@ -26,6 +27,19 @@ def model_matrices(boxes: Boxes, lo: int = 0, hi: int | None = None) -> np.ndarr
     return m
 
 
+def front_faces() -> tuple[np.ndarray, np.ndarray]:
+    """Positions and normals (18 vertices each) of the cube [-1, 1]^3's faces +x, +y, +z: the
+    shader mirrors them per instance onto the faces that look at the eye."""
+    positions, normals = [], []
+    for axis in range(3):
+        n = np.eye(3)[axis]
+        u, v = np.eye(3)[(axis + 1) % 3], np.eye(3)[(axis + 2) % 3]
+        quad = [n + a * u + b * v for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        positions += [quad[i] for i in (0, 1, 2, 0, 2, 3)]
+        normals += [n] * 6
+    return np.array(positions, "f4"), np.array(normals, "f4")
+
+
 class BoxRenderer:
     def __init__(self, ctx: moderngl.Context, program: moderngl.Program):
         self.ctx = ctx
@@ -38,12 +52,18 @@ class BoxRenderer:
         """New scene: fresh instance buffers for ``count`` boxes."""
         if self.vao is not None:
             self.vao.release()
+            self.front_vao.release()
         self.count = count
         self.vao = mglw_geometry.cube(size=(2.0, 2.0, 2.0), uvs=False, name="boxes")
+        self.front_vao = VAO("box-front-faces")
+        positions, normals = front_faces()
+        self.front_vao.buffer(positions, "3f", ["in_position"])
+        self.front_vao.buffer(normals, "3f", ["in_normal"])
         self.models = self.ctx.buffer(reserve=max(count, 1) * 64, dynamic=True)
         self.colors = self.ctx.buffer(reserve=max(count, 1) * 12, dynamic=True)
-        self.vao.buffer(self.models, "16f/i", ["in_model"])
-        self.vao.buffer(self.colors, "3f/i", ["in_color"])
+        for vao in (self.vao, self.front_vao):
+            vao.buffer(self.models, "16f/i", ["in_model"])
+            vao.buffer(self.colors, "3f/i", ["in_color"])
 
     def update(self, boxes: Boxes, classes: np.ndarray, moved: np.ndarray,
                recoloured: np.ndarray) -> None:
@@ -57,13 +77,21 @@ class BoxRenderer:
             self.uploads += write_rows(self.colors, lambda lo, hi: CLASS_RGB[classes[lo:hi]],
                                        recoloured)
 
-    def draw(self, view_projection: np.ndarray, light_dir, face_alpha: float = 0.72) -> None:
+    def draw(self, view_projection: np.ndarray, light_dir, face_alpha: float,
+             front_only_from=None) -> None:
+        """Draw every box. ``front_only_from``: the eye position, to draw only the faces that
+        can be seen from it (for opaque boxes; translucent ones need their back faces)."""
         if self.count == 0 or self.vao is None:
             return
         self.program["m_vp"].write(matrix_bytes(view_projection))
         self.program["light_dir"].value = tuple(light_dir)
         self.program["face_alpha"].value = face_alpha
-        self.vao.render(self.program, instances=self.count)
+        self.program["front_only"].value = front_only_from is not None
+        if front_only_from is not None:
+            self.program["eye"].value = tuple(float(x) for x in front_only_from)
+            self.front_vao.render(self.program, instances=self.count)
+        else:
+            self.vao.render(self.program, instances=self.count)
 
 
 CUBE_EDGES = np.array([(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7),

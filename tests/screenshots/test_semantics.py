@@ -276,6 +276,22 @@ SEMANTIC_SCENES = [
 @pytest.mark.parametrize("name,camera,anim_time", SEMANTIC_SCENES,
                          ids=[f"{n}-{'cam' if c else 'own'}-t{t}" for n, c, t in SEMANTIC_SCENES])
 def test_box_face_has_colour_of_geometry_class(egl_app, name, camera, anim_time):
+    _check_face_colours(egl_app, name, camera, anim_time)
+
+
+@pytest.mark.parametrize("name,camera", [("designed", None), ("blog", None), ("obb", None),
+                                         ("blog", {"yaw": -40.0, "pitch": 70.0})])
+def test_dense_drawing_shows_the_faces_facing_the_camera(egl_app, monkeypatch, name, camera):
+    """Scenes of DENSE_BOXES boxes or more draw opaque boxes from a 3-face mesh that the shader
+    mirrors towards the eye: the same face-centre checks hold (a wrong mirror shows back faces,
+    or nothing, there)."""
+    import app.view
+
+    monkeypatch.setattr(app.view, "DENSE_BOXES", 1)
+    _check_face_colours(egl_app, name, camera, 0.0)
+
+
+def _check_face_colours(egl_app, name, camera, anim_time):
     scene = _designed_scene() if name == "designed" else load_scene(name)
     app, image = _show(egl_app, scene, SIZE, camera, anim_time)
     boxes = _boxes(app.state)
@@ -305,6 +321,62 @@ def test_box_face_has_colour_of_geometry_class(egl_app, name, camera, anim_time)
     if name == "designed":
         assert not skipped, f"the designed scene must show a free face of every box: {skipped}"
         assert classes_present == {0, 1, 2}
+
+
+@pytest.mark.parametrize("camera", [None, {"yaw": -140.0, "pitch": -25.0}])
+def test_dense_front_face_mesh_draws_what_a_back_face_culled_cube_draws(egl_app, monkeypatch,
+                                                                         camera):
+    """The mirrored 3-face mesh against an independent reference: the whole cube with OpenGL's
+    own back-face culling. Opposite faces shade alike, so face colours cannot tell a wrong
+    mirror; the edges can (the near corner's three edges are where the far corner's are not)."""
+    import moderngl
+
+    import app.view
+    from app.presets import random_scene
+    from app.renderers.boxes import BoxRenderer
+
+    monkeypatch.setattr(app.view, "DENSE_BOXES", 1)
+    demo, mirrored = _show(egl_app, random_scene(300, seed=3), SIZE, camera)
+    draw = BoxRenderer.draw
+
+    def culled_cube(self, view_projection, light_dir, face_alpha, front_only_from=None):
+        self.ctx.enable(moderngl.CULL_FACE)
+        draw(self, view_projection, light_dir, face_alpha)
+        self.ctx.disable(moderngl.CULL_FACE)
+
+    monkeypatch.setattr(BoxRenderer, "draw", culled_cube)
+    reference = render_app(demo)
+    differs = np.abs(mirrored.astype(int) - reference.astype(int)).max(axis=-1) > 8
+    assert differs.mean() < 0.002, (
+        f"{differs.mean():.2%} of pixels differ from the back-face-culled cube")
+
+
+def test_dense_scene_outlines_touched_boxes_on_top(egl_app, monkeypatch):
+    """In a dense scene opaque boxes hide each other, so the boxes the segment touches are
+    outlined on top: a red (INCLUDE) box wholly behind a green one still shows its edges, while
+    the green box's face, opaque, shows no red through it."""
+    import app.view
+    from app.scene import parse_scene
+
+    monkeypatch.setattr(app.view, "DENSE_BOXES", 1)
+    scene = parse_scene({
+        "camera": {"target": [0, 0, 0], "distance": 12.0, "yaw": 0.0, "pitch": 0.0, "fov": 50},
+        "segment": {"start": [-0.5, 0.0, 0.0], "end": [0.5, 0.0, 0.0]},
+        "boxes": [{"min": [-1, -1, -1], "max": [1, 1, 1]}, {"min": [-2.5, -2.5, 2], "max": [2.5, 2.5, 3]}],
+    }, source="test", name="hidden")
+    app, image = _show(egl_app, scene)
+    assert app.state.classes.tolist() == [geometry.IntersectionType.INCLUDE,
+                                          geometry.IntersectionType.NONE]
+    hues = class_hues()
+    for point, cls, what in (([0.0, -1.0, 1.0], 2, "the hidden red box's edge"),
+                             ([-1.0, 0.5, 1.0], 2, "the hidden red box's edge"),
+                             ([1.6, 1.6, 3.0], 0, "the green box's face in front")):
+        xy = app.camera.project(np.array(point), app.size)[:2]
+        rgb = median_rgb(image, xy, radius=0)
+        h, s, _ = rgb_to_hsv(rgb / 255.0)
+        assert hue_distance(h, hues[cls]) <= HUE_TOLERANCE and s > 0.3, (
+            f"{what} at pixel {np.round(xy).tolist()} should have hue {hues[cls]:.0f}, found RGB "
+            f"{rgb.astype(int).tolist()} (hue {h:.0f}, saturation {s:.2f})")
 
 
 def _out(name):
