@@ -180,8 +180,17 @@ def check_nonzero_direction(name: str, direction: np.ndarray) -> None:
 
 def check_orthonormal(name: str, axes: np.ndarray) -> None:
     """Raise ``ValueError`` unless every 3x3 block of ``axes`` has orthonormal rows."""
-    gram = axes @ np.swapaxes(axes, -1, -2)
-    error = np.abs(gram - np.eye(3)).max(axis=(-2, -1))
+    # The Gram matrix's upper triangle from whole-row products: numpy's batched 3x3 matmul and
+    # reductions over a length-3 axis are ~10x slower than this at 10^4+ boxes.
+    rows_ = np.ascontiguousarray(np.moveaxis(axes, (-2, -1), (0, 1)), dtype=np.float64)
+    error = np.zeros(axes.shape[:-2])
+    for i in range(3):
+        for j in range(i, 3):
+            a, b = rows_[i], rows_[j]
+            dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+            if i == j:
+                dot -= 1.0
+            error = np.maximum(error, np.abs(dot))
     if np.any(error > ORTHONORMAL_ATOL):
         worst = float(np.max(error))
         where = "" if error.ndim == 0 else f" at index {int(np.argmax(error))}"
