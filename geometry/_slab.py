@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._batch import Single, rows
+from ._batch import Single, rows, scratch
 
 __all__ = ["slab_interval", "nonempty"]
 
@@ -30,6 +30,7 @@ def slab_interval(o: np.ndarray, d: np.ndarray, box_min, box_max, dtype):
 
     ``o``, ``d`` are (3, C) blocks (rows x, y, z) or (3, 1) for one line shared by the chunk;
     ``box_min``/``box_max`` are chunk arguments ((C, 3) arrays or ``Single``). Results are (C,).
+    ``entry``/``exit`` may be views of per-thread scratch buffers, valid until the next chunk.
     ``on_plane`` is None, or True where an axis with ``d_i == 0`` puts the line exactly in one
     of the box's planes (the axis admits every t, yet the line is not in the open box).
 
@@ -60,8 +61,8 @@ def _one_line(o, d, box_min: np.ndarray, box_max: np.ndarray, dtype):
     place): one pass per plane, no transposed copy.
     """
     c = len(box_min)
-    t_near = np.empty((3, c), dtype=dtype)
-    t_far = np.empty((3, c), dtype=dtype)
+    t_near = scratch("t_near", (3, c), dtype)
+    t_far = scratch("t_far", (3, c), dtype)
     on_plane = None
     for i in range(3):
         oi, di = o[i], d[i]

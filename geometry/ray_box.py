@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._batch import Single, broadcast_items, rows, run_chunked, scalar
+from ._batch import Single, broadcast_items, rows, run_chunked, scalar, scratch
 from ._slab import nonempty, slab_interval
 from ._validate import as_boxes, as_finite_points, as_scalars, check_nonzero_direction, compute_dtype
 from .results import RayHit
@@ -108,7 +108,8 @@ def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_e
         hit[idx] = nonempty(rows(_take(box_min, idx), dtype), rows(_take(box_max, idx), dtype))
     # Misses get +inf. numpy's masked writes (copyto(where=), putmask, where) cost several
     # times more than arithmetic, so: max with a fill that is -inf on hits and +inf on misses.
-    fill = np.subtract(np.logical_not(hit, out=doubt), 0.5, dtype=dtype)
+    fill = np.subtract(np.logical_not(hit, out=doubt), 0.5, dtype=dtype,
+                       out=scratch("fill", hit.shape, dtype))
     fill *= np.inf
     np.maximum(t_enter, fill, out=t_enter)
     np.maximum(t_exit, fill, out=t_exit)
@@ -121,7 +122,8 @@ def _clamp(op, x: np.ndarray, bound, out: np.ndarray) -> None:
         if bound == (-np.inf if op is np.maximum else np.inf):
             np.copyto(out, x)  # clamping to the infinity on that side changes nothing
             return
-        bound = np.full(out.shape, bound, dtype=out.dtype)
+        value, bound = bound, scratch("bound", out.shape, out.dtype)
+        bound.fill(value)
     op(x, bound, out=out)
 
 
