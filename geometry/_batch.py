@@ -170,25 +170,42 @@ def run_chunked(
     outs: list[np.ndarray],
     *,
     boxes: tuple[int, str, int, str] | None = None,
+    kernel_checks_boxes: bool = False,
 ) -> None:
     """Call ``kernel(*chunk_items, *chunk_outs)`` over chunks of the M items.
 
     ``outs`` are flat preallocated (M,) arrays; each call writes its own slice of them.
     ``boxes = (i_min, min_name, i_max, max_name)`` names the items holding box corners: each
     chunk of them is validated (finite, or the empty-box infinities) before the kernel sees it.
+    With ``kernel_checks_boxes`` the kernel gets the chunk unvalidated and a keyword
+    ``check(box_min, box_max) -> (box_min, box_max)`` that validates it (raising, or replacing
+    the empty-box infinities) -- or ``check=None`` when there is nothing left to validate. Such
+    a kernel must call ``check`` unless it has proven from its own arithmetic that every box
+    coordinate it read is finite, and must recompute the chunk from what ``check`` returns.
+    That spares a pass over the boxes: the validation pass is a full read from memory.
     """
     from ._validate import checked_box_chunk  # _validate imports nothing from here
 
     def one(lo: int) -> None:
         hi = min(lo + CHUNK, m)
         chunk_items = [x if isinstance(x, Single) else x[lo:hi] for x in items]
+        check = None
         if boxes is not None:
             i_min, min_name, i_max, max_name = boxes
             a, b = chunk_items[i_min], chunk_items[i_max]
             if not isinstance(a, Single) or not isinstance(b, Single):
                 a, b = (np.broadcast_to(np.asarray(x), (hi - lo, 3)) if isinstance(x, Single) else x for x in (a, b))
-                chunk_items[i_min], chunk_items[i_max] = checked_box_chunk(min_name, a, max_name, b, lo)
-        kernel(*chunk_items, *(o[lo:hi] for o in outs))
+                if kernel_checks_boxes:
+                    chunk_items[i_min], chunk_items[i_max] = a, b
+
+                    def check(box_min, box_max):
+                        return checked_box_chunk(min_name, box_min, max_name, box_max, lo)
+                else:
+                    chunk_items[i_min], chunk_items[i_max] = checked_box_chunk(min_name, a, max_name, b, lo)
+        if kernel_checks_boxes:
+            kernel(*chunk_items, *(o[lo:hi] for o in outs), check=check)
+        else:
+            kernel(*chunk_items, *(o[lo:hi] for o in outs))
 
     starts = range(0, m, CHUNK)
     if _threads > 1 and len(starts) >= 4:

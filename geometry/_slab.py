@@ -20,13 +20,25 @@ import numpy as np
 
 from ._batch import Single, rows, scratch
 
-__all__ = ["slab_interval", "nonempty"]
+__all__ = ["can_prove_finite", "slab_interval", "nonempty"]
 
 _INF = np.inf
 
 
-def slab_interval(o: np.ndarray, d: np.ndarray, box_min, box_max, dtype):
-    """Return ``(entry, exit, on_plane)``: the line ``o + t d``'s parameter interval in each box.
+def can_prove_finite(o: np.ndarray, d: np.ndarray, box_min, box_max) -> bool:
+    """Whether :func:`slab_interval` can prove the boxes finite from its quotients (one line
+    shared by the chunk, boxes as arrays)."""
+    return (o.shape[1] == 1 and d.shape[1] == 1 and not isinstance(box_min, Single)
+            and not isinstance(box_max, Single))
+
+
+def slab_interval(o: np.ndarray, d: np.ndarray, box_min, box_max, dtype,
+                  prove_finite: bool = False):
+    """Return ``(entry, exit, on_plane, finite)``: the line ``o + t d``'s parameter interval in
+    each box, and (with ``prove_finite``, where :func:`can_prove_finite`) whether every box
+    coordinate is proven finite: the quotients ``(b - o_i) / d_i`` keep a NaN or infinity in
+    ``b``, so a finite sum of them (and of the columns of axes with ``d_i == 0``) proves it. An
+    overflowing quotient or sum only fails the proof; ``finite`` is False when not asked.
 
     ``o``, ``d`` are (3, C) blocks (rows x, y, z) or (3, 1) for one line shared by the chunk;
     ``box_min``/``box_max`` are chunk arguments ((C, 3) arrays or ``Single``). Results are (C,).
@@ -40,9 +52,11 @@ def slab_interval(o: np.ndarray, d: np.ndarray, box_min, box_max, dtype):
     quotients that overflow to +-inf or underflow to 0 keep their order, which is all the test
     uses.
     """
-    one_line = o.shape[1] == 1 and d.shape[1] == 1
-    if one_line and not isinstance(box_min, Single) and not isinstance(box_max, Single):
+    finite = False
+    if can_prove_finite(o, d, box_min, box_max):
         t_near, t_far, on_plane = _one_line(o[:, 0], d[:, 0], box_min, box_max, dtype)
+        if prove_finite:
+            finite = _all_finite(d[:, 0], t_near, t_far, box_min, box_max)
     else:
         t_near, t_far, on_plane = _many_lines(o, d, rows(box_min, dtype), rows(box_max, dtype))
     # Reduce over the axes in place (row 0 keeps the running max / min).
@@ -50,7 +64,23 @@ def slab_interval(o: np.ndarray, d: np.ndarray, box_min, box_max, dtype):
     np.maximum(entry, t_near[2], out=entry)
     exit_ = np.minimum(t_far[0], t_far[1], out=t_far[0])
     np.minimum(exit_, t_far[2], out=exit_)
-    return entry, exit_, on_plane
+    return entry, exit_, on_plane, finite
+
+
+def _all_finite(d, t_near: np.ndarray, t_far: np.ndarray, box_min, box_max) -> bool:
+    """True if the quotient rows of the axes with ``d_i != 0`` and the box columns of the
+    others all sum to finite values (so none of them holds a NaN or an infinity)."""
+    with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf: not finite, as it should
+        if (d != 0).all():
+            total = np.add.reduce(t_near, axis=None) + np.add.reduce(t_far, axis=None)
+        else:
+            total = 0.0
+            for i in range(3):
+                if d[i] != 0:
+                    total += np.add.reduce(t_near[i]) + np.add.reduce(t_far[i])
+                else:
+                    total += np.add.reduce(box_min[:, i]) + np.add.reduce(box_max[:, i])
+    return bool(np.isfinite(total))
 
 
 def _one_line(o, d, box_min: np.ndarray, box_max: np.ndarray, dtype):

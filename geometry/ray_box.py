@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._batch import Single, broadcast_items, rows, run_chunked, scalar, scratch
-from ._slab import nonempty, slab_interval
+from ._slab import can_prove_finite, nonempty, slab_interval
 from ._validate import as_boxes, as_finite_points, as_scalars, check_nonzero_direction, compute_dtype
 from .results import RayHit
 
@@ -85,18 +85,28 @@ def intersect_checked(origin, direction, box_min, box_max, t_min, t_max) -> RayH
     hit = np.empty(m, dtype=bool)
     t_enter = np.empty(m, dtype=dtype)
     t_exit = np.empty(m, dtype=dtype)
-    run_chunked(_intersect_chunk, m, items, [hit, t_enter, t_exit], boxes=(2, "box_min", 3, "box_max"))
+    run_chunked(_intersect_chunk, m, items, [hit, t_enter, t_exit],
+                boxes=(2, "box_min", 3, "box_max"), kernel_checks_boxes=True)
     if lead == ():
         return RayHit(bool(hit[0]), float(t_enter[0]), float(t_exit[0]))
     return RayHit(hit.reshape(lead), t_enter.reshape(lead), t_exit.reshape(lead))
 
 
-def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_enter, t_exit) -> None:
-    """Kernel: write one chunk's hits and clamped parameter intervals."""
+def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_enter, t_exit,
+                     check=None) -> None:
+    """Kernel: write one chunk's hits and clamped parameter intervals (``check``: see
+    ``run_chunked(kernel_checks_boxes=True)``)."""
     dtype = t_enter.dtype.type
     o, d = rows(origin, dtype), rows(direction, dtype)
+    if check is not None and not can_prove_finite(o, d, box_min, box_max):
+        box_min, box_max = check(box_min, box_max)
+        check = None
     with np.errstate(over="ignore", under="ignore"):  # see slab_interval
-        entry, exit_, _ = slab_interval(o, d, box_min, box_max, dtype)
+        entry, exit_, _, finite = slab_interval(o, d, box_min, box_max, dtype,
+                                                prove_finite=check is not None)
+        if check is not None and not finite:
+            box_min, box_max = check(box_min, box_max)  # raises, or replaces infinities
+            entry, exit_, _, _ = slab_interval(o, d, box_min, box_max, dtype)
     # Written straight into this chunk's output slices: no temporaries of the chunk's size.
     _clamp(np.maximum, entry, scalar(t_min), t_enter)
     _clamp(np.minimum, exit_, scalar(t_max), t_exit)

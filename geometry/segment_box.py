@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._batch import Single, broadcast_items, out_dtype, rows, run_chunked, sort_pair
-from ._slab import slab_interval
+from ._slab import can_prove_finite, slab_interval
 from ._validate import as_boxes, as_finite_points, compute_dtype
 from .results import IntersectionType
 
@@ -75,13 +75,14 @@ def classify_checked(start, end, box_min, box_max) -> Union[IntersectionType, np
         {"start": start, "end": end, "box_min": box_min, "box_max": box_max}, dtype
     )
     out = np.empty(int(np.prod(lead, dtype=np.int64)), dtype=np.int8)
-    run_chunked(_classify_chunk, out.size, items, [out], boxes=(2, "box_min", 3, "box_max"))
+    run_chunked(_classify_chunk, out.size, items, [out], boxes=(2, "box_min", 3, "box_max"),
+                kernel_checks_boxes=True)
     if lead == ():
         return IntersectionType(int(out[0]))
     return out.reshape(lead)
 
 
-def _classify_chunk(start, end, box_min, box_max, out: np.ndarray) -> None:
+def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, check=None) -> None:
     """Kernel: write the class codes of one chunk into ``out``.
 
     Fast rule on the slab interval [entry, exit] (Williams et al.): hit iff entry <= exit,
@@ -94,12 +95,22 @@ def _classify_chunk(start, end, box_min, box_max, out: np.ndarray) -> None:
     s, e = sort_pair(rows(start, dtype), rows(end, dtype))  # reversal-invariant by construction
     with np.errstate(over="ignore", under="ignore"):  # see slab_interval
         d = e - s
-        if not np.isfinite(d).all():
+        overflow = not np.isfinite(d).all()
+        if check is not None and (overflow or not can_prove_finite(s, d, box_min, box_max)):
+            box_min, box_max = check(box_min, box_max)  # the boxes are validated up front
+            check = None
+        if overflow:
             # |end - start| overflowed: halve every coordinate (exact: a power-of-two scaling)
             # so that no quotient becomes inf / inf.
             s, e, box_min, box_max = s * 0.5, e * 0.5, _halved(box_min), _halved(box_max)
             d = e - s
-        entry, exit_, on_plane = slab_interval(s, d, box_min, box_max, dtype)
+        entry, exit_, on_plane, finite = slab_interval(s, d, box_min, box_max, dtype,
+                                                       prove_finite=check is not None)
+        if check is not None and not finite:
+            # a NaN or infinity in this chunk (or an overflowing quotient): validate it, which
+            # raises or replaces empty-box infinities, and recompute from what it returns
+            box_min, box_max = check(box_min, box_max)
+            entry, exit_, on_plane, _ = slab_interval(s, d, box_min, box_max, dtype)
     hit = (entry <= exit_) & (entry <= 1) & (exit_ >= 0)
     include = (entry < 0) & (exit_ > 1)
     codes = np.add(hit, include, dtype=np.int8)  # include implies hit: 0, 1 or 2

@@ -1,0 +1,86 @@
+"""Bad and unusual boxes inside large batches, where validation happens chunk by chunk.
+
+The segment and ray kernels do not read a chunk twice: for one shared segment or ray they prove
+the boxes finite from their own quotients and validate (raise, or replace the empty-box
+infinities) only when that proof fails. These cases pin that down at chunk boundaries, on both
+kernel paths (one shared line; per-box lines) and with zero direction components.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import exact_reference as ref
+from geometry import classify_segment_aabb, intersect_ray_aabb, triangle_overlaps_aabb
+
+CHUNK = 32768
+N = 2 * CHUNK + 5
+ROWS = [0, CHUNK - 1, CHUNK, N - 1]
+
+
+def boxes(n: int = N, seed: int = 5):
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(-3, 4, (2, n, 3)).astype(np.float64)
+    return np.minimum(a, b), np.maximum(a, b)
+
+
+#: name -> call(box_min, box_max); "shared" ones test one line against the batch
+CALLS = {
+    "segment shared": lambda lo, hi: classify_segment_aabb([-2.5, 0.5, 1.0], [2.0, 1.0, 1.5], lo, hi),
+    "segment shared, zero dy": lambda lo, hi: classify_segment_aabb([-2.5, 1.0, 1.0], [2.0, 1.0, 1.5], lo, hi),
+    "segment per box": lambda lo, hi: classify_segment_aabb(
+        np.broadcast_to([-2.5, 0.5, 1.0], lo.shape) + np.arange(len(lo))[:, None] % 2, [2.0, 1.0, 1.5], lo, hi),
+    "ray shared": lambda lo, hi: intersect_ray_aabb([-4.0, 0.5, 1.0], [1.0, 0.1, 0.05], lo, hi),
+    "ray shared, zero dz": lambda lo, hi: intersect_ray_aabb([-4.0, 0.5, 1.0], [1.0, 0.1, 0.0], lo, hi),
+    "triangle": lambda lo, hi: triangle_overlaps_aabb([-2, 0, 1], [2, 1, 1], [0, 3, -1], lo, hi),
+}
+
+
+@pytest.mark.parametrize("call", sorted(CALLS))
+@pytest.mark.parametrize("row", ROWS)
+@pytest.mark.parametrize("name, axis, bad", [("box_min", 0, np.nan), ("box_max", 1, np.nan),
+                                             ("box_min", 2, -np.inf), ("box_max", 2, np.inf),
+                                             ("box_min", 1, -np.inf)])
+def test_a_bad_coordinate_anywhere_in_a_batch_names_argument_and_row(call, row, name, axis, bad):
+    lo, hi = boxes()
+    (lo if name == "box_min" else hi)[row, axis] = bad
+    with pytest.raises(ValueError, match=rf"{name} must be finite .* at index \({row}, {axis}\)"):
+        CALLS[call](lo, hi)
+
+
+def _as_list(result):
+    return [np.asarray(x) for x in result] if isinstance(result, tuple) else [np.asarray(result)]
+
+
+@pytest.mark.parametrize("call", sorted(CALLS))
+def test_empty_box_infinities_in_a_batch_are_empty_boxes(call):
+    lo, hi = boxes()
+    want = _as_list(CALLS[call](lo, hi))
+    empty_lo, empty_hi = lo.copy(), hi.copy()
+    for k, row in enumerate(ROWS):
+        empty_lo[row, k % 3] = np.inf  # +inf in min or -inf in max: the box is empty
+        empty_hi[row, (k + 1) % 3] = -np.inf
+    got = _as_list(CALLS[call](empty_lo, empty_hi))
+    others = np.setdiff1d(np.arange(N), ROWS)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g[others], w[others], err_msg="rows next to empty boxes changed")
+    # an empty box is never met: NONE, no hit (t = +inf), no overlap
+    assert not got[0][ROWS].any(), f"{call}: empty boxes must be NONE / missed, got {got[0][ROWS]}"
+    for g in got[1:]:
+        assert np.all(g[ROWS] == np.inf)
+
+
+def test_overflowing_quotients_are_not_mistaken_for_bad_input():
+    """Finite boxes far away from a very short segment: the quotients overflow to +-inf, which
+    fails the finiteness proof; validation then passes and the answers are still exact."""
+    lo, hi = boxes(CHUNK + 3)
+    lo[::7] *= 1e306
+    hi[::7] *= 1e306
+    start, end = np.array([0.0, 0.25, 0.0]), np.array([2.0**-1000, 0.25, 2.0**-1000])
+    got = classify_segment_aabb(start, end, lo, hi)
+    hit = intersect_ray_aabb(start, end - start, lo, hi)
+    for i in list(range(0, len(lo), 997)) + [len(lo) - 1]:
+        assert got[i] == ref.classify_segment_aabb(start, end, lo[i], hi[i]), f"row {i}"
+        want = ref.intersect_ray_aabb(start, end - start, lo[i], hi[i])
+        assert bool(hit.hit[i]) == want[0], f"row {i}"
