@@ -20,7 +20,7 @@ import numpy as np
 
 from ._batch import Single, rows, scratch
 
-__all__ = ["can_prove_finite", "slab_interval", "nonempty"]
+__all__ = ["can_prove_finite", "slab_interval"]
 
 _INF = np.inf
 
@@ -127,9 +127,3 @@ def _many_lines(o: np.ndarray, d: np.ndarray, lo: np.ndarray, hi: np.ndarray):
     else:
         t_near, t_far = (near - o) / d, (far - o) / d
     return t_near, t_far, on_plane  # fresh (3, C) or (3, 1) arrays: the caller reduces in place
-
-
-def nonempty(box_min: np.ndarray, box_max: np.ndarray) -> np.ndarray:
-    """True for each box with ``min <= max`` on every axis ((3, C) or (3, 1) blocks in)."""
-    ok = box_min <= box_max
-    return ok[0] & ok[1] & ok[2]

@@ -9,9 +9,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._batch import Single, broadcast_items, rows, run_chunked, scalar, scratch
-from ._slab import can_prove_finite, nonempty, slab_interval
+from ._exact import exact_meets
+from ._slab import can_prove_finite, slab_interval
 from ._validate import as_boxes, as_finite_points, as_scalars, check_nonzero_direction, compute_dtype
 from .results import RayHit
+
+#: relative and absolute near-tie bands for t_enter vs t_exit (see _intersect_chunk)
+_NEAR_TIE = {np.float64: 2.0**-46, np.float32: 2.0**-17}
+_TINY = {np.float64: 2.0**-1060, np.float32: 2.0**-140}
 
 __all__ = ["intersect_ray_aabb", "intersect_checked", "ray_arguments"]
 
@@ -46,6 +51,10 @@ def intersect_ray_aabb(
     Boundary cases: direction components may be +0.0 or -0.0 and the origin may lie exactly on a
     slab plane; the answer follows the closed-box definition and is never NaN. An empty box
     (``min > max`` on an axis, e.g. ``AABB.empty()``) is always a miss, and so is ``t_min > t_max``.
+    ``hit`` is exact for every finite input: where rounded quotients of two axes, or a quotient
+    and ``t_min`` / ``t_max``, are within a few ulps (a ray through or grazing an edge or a
+    corner), it is decided by exact comparisons of products instead. ``t_enter`` and ``t_exit``
+    are the rounded quotients ``(plane - origin) / direction``.
 
     Parameters
     ----------
@@ -111,11 +120,21 @@ def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_e
     _clamp(np.maximum, entry, scalar(t_min), t_enter)
     _clamp(np.minimum, exit_, scalar(t_max), t_exit)
     np.less_equal(t_enter, t_exit, out=hit)
-    # An empty box can pass the slab test only with entry == exit: check those exactly.
-    doubt = np.logical_and(entry == exit_, hit)  # entry may be (1,) when t_min/t_max vary
+    # t_enter and t_exit are rounded quotients of different axes (or a quotient and t_min /
+    # t_max): where they are within a few ulps of each other the rounded comparison may differ
+    # from the exact one, and an empty box can pass only with entry == exit. Those boxes are
+    # decided exactly. NaN (inf - inf: both overflowed) counts as near.
+    with np.errstate(invalid="ignore", over="ignore"):
+        gap = np.subtract(t_exit, t_enter, out=scratch("gap", hit.shape, dtype))
+        np.abs(gap, out=gap)
+        size = np.abs(t_enter, out=scratch("size", hit.shape, dtype))
+        size += np.abs(t_exit)
+        size *= _NEAR_TIE[dtype]
+        size += _TINY[dtype]  # subnormal quotients err by an absolute amount
+        doubt = np.logical_not(gap > size)
     idx = np.flatnonzero(doubt)
     if idx.size:
-        hit[idx] = nonempty(rows(_take(box_min, idx), dtype), rows(_take(box_max, idx), dtype))
+        hit[idx] = _hit_exact(o, d, _take(box_min, idx), _take(box_max, idx), t_min, t_max, idx)
     # Misses get +inf. numpy's masked writes (copyto(where=), putmask, where) cost several
     # times more than arithmetic, so: max with a fill that is -inf on hits and +inf on misses.
     fill = np.subtract(np.logical_not(hit, out=doubt), 0.5, dtype=dtype,
@@ -135,6 +154,25 @@ def _clamp(op, x: np.ndarray, bound, out: np.ndarray) -> None:
         value, bound = bound, scratch("bound", out.shape, out.dtype)
         bound.fill(value)
     op(x, bound, out=out)
+
+
+def _hit_exact(o, d, box_min, box_max, t_min, t_max, idx) -> np.ndarray:
+    """Exact ``hit`` for the chunk's items ``idx`` (no quotients, see ``_exact``)."""
+    k = len(idx)
+
+    def block(x):  # (3, C) or (3, 1) -> (3, k) float64
+        x = x[:, idx] if x.shape[1] > 1 else x
+        return np.broadcast_to(x.astype(np.float64), (3, k))
+
+    def per_item(t):  # scalar or (C,) -> (k,) float64
+        v = np.asarray(scalar(t), dtype=np.float64)
+        return np.broadcast_to(v, (k,)) if v.ndim == 0 else v[idx]
+
+    # boxes arrive already picked (k rows) or as one shared box
+    lo, hi = (np.broadcast_to(rows(b, np.float64).astype(np.float64), (3, k))
+              for b in (box_min, box_max))
+    return exact_meets(block(o), block(d), np.zeros((3, k)), lo, hi, per_item(t_min),
+                       per_item(t_max))
 
 
 def _take(x, idx):

@@ -11,12 +11,17 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._batch import Single, broadcast_items, out_dtype, rows, run_chunked, sort_pair
+from ._batch import Single, broadcast_items, out_dtype, rows, run_chunked, scratch, sort_pair
+from ._exact import exact_meets, two_sum
 from ._slab import can_prove_finite, slab_interval
 from ._validate import as_boxes, as_finite_points, compute_dtype
 from .results import IntersectionType
 
 __all__ = ["classify_segment_aabb", "classify_checked"]
+
+#: |exit - entry| at most this (in the compute dtype): a near-tie, decided exactly. The rounded
+#: quotients err by a few ulps of their size; where they can decide a hit they are near [0, 1].
+_NEAR_TIE = {np.float64: 2.0**-44, np.float32: 2.0**-15}
 
 
 def classify_segment_aabb(
@@ -37,11 +42,11 @@ def classify_segment_aabb(
     (``min > max`` on an axis, e.g. ``AABB.empty()``) is always NONE. Reversing the segment never
     changes the answer. Zero direction components of either sign never divide (no NaN).
 
-    Whether an endpoint is inside and whether the segment's bounding box meets the box are
-    exact: the slab quotients are trusted only where they cannot disagree with the exact
-    comparison, and the rare boxes where they could are re-decided by comparisons. Only the
-    crossing of slabs of different axes compares rounded quotients, so integer and dyadic inputs
-    get exact answers.
+    The answer is exact for every finite input (the class of the exact values of the floats):
+    the rounded slab quotients are trusted only where they cannot disagree with exact
+    arithmetic, and the rare boxes where they could (quotients on 0 or 1, slabs of two axes
+    whose quotients are within a few ulps: lines through or grazing an edge or a corner) are
+    re-decided without quotients, by exact comparisons of products.
 
     Parameters
     ----------
@@ -87,9 +92,11 @@ def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, check=None) -
 
     Fast rule on the slab interval [entry, exit] (Williams et al.): hit iff entry <= exit,
     entry <= 1 and exit >= 0; INCLUDE iff entry < 0 and exit > 1. A rounded quotient can only
-    disagree with the exact comparison it stands for when it lands exactly on 0 or 1 (its sign is
-    exact; division is monotonic), and an empty box can only pass when entry == exit. Those boxes,
-    and lines lying in a plane of a zero-direction axis, are re-decided by exact comparisons.
+    disagree with its comparison against 0 or 1 when it lands exactly on 0 or 1 (its sign is
+    exact; rounding is monotonic); entry and exit, quotients of different axes, can disagree
+    with the exact order when within a few ulps (and an empty box can only pass when
+    entry == exit). Those boxes, and lines lying in a plane of a zero-direction axis, are
+    re-decided exactly (``_exact.exact_meets`` and strict endpoint comparisons).
     """
     dtype = out_dtype(start, end, box_min, box_max)
     s, e = sort_pair(rows(start, dtype), rows(end, dtype))  # reversal-invariant by construction
@@ -114,26 +121,33 @@ def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, check=None) -
     hit = (entry <= exit_) & (entry <= 1) & (exit_ >= 0)
     include = (entry < 0) & (exit_ > 1)
     codes = np.add(hit, include, dtype=np.int8)  # include implies hit: 0, 1 or 2
-    doubt = (entry == exit_) | (entry == 0) | (entry == 1) | (exit_ == 0) | (exit_ == 1)
+    doubt = (entry == 0) | (entry == 1) | (exit_ == 0) | (exit_ == 1)
+    # entry and exit come from different axes' rounded quotients: where they are this close
+    # the rounded comparison may differ from the exact one. Only quotients near [0, 1] decide
+    # a hit, and there their error is below a few ulps of 1, so an absolute band suffices.
+    with np.errstate(invalid="ignore"):  # inf - inf: such boxes are decided by entry/exit > 1
+        gap = np.subtract(exit_, entry, out=scratch("gap", entry.shape, dtype))
+    doubt |= np.abs(gap, out=gap) <= _NEAR_TIE[dtype]
     if on_plane is not None:
         doubt |= on_plane
     idx = np.flatnonzero(doubt)
     if idx.size:
         pick = lambda x: x[:, idx] if x.shape[1] > 1 else x  # noqa: E731
         lo_box, hi_box = rows(_take(box_min, idx), dtype), rows(_take(box_max, idx), dtype)
-        codes[idx] = _classify_exact(pick(s), pick(e), lo_box, hi_box, entry[idx] <= exit_[idx])
+        codes[idx] = _classify_exact(pick(s), pick(e), lo_box, hi_box)
     out[...] = codes
 
 
-def _classify_exact(s, e, lo_box, hi_box, crossing) -> np.ndarray:
-    """Classes by exact comparisons; ``crossing`` is the slab test's ``entry <= exit``."""
-    seg_lo, seg_hi = np.minimum(s, e), np.maximum(s, e)
-    # The box is non-empty and meets the segment's bounding box: max(lo, seg_lo) <= min(hi,
-    # seg_hi) per axis -- the whole of "entry <= 1 and exit >= 0", without rounded quotients.
-    meets = np.maximum(lo_box, seg_lo) <= np.minimum(hi_box, seg_hi)
+def _classify_exact(s, e, lo_box, hi_box) -> np.ndarray:
+    """Classes decided exactly, without quotients ((3, k) or (3, 1) blocks in)."""
+    k = max(x.shape[1] for x in (s, e, lo_box, hi_box))
+    s, e, lo_box, hi_box = (np.broadcast_to(x.astype(np.float64), (3, k))
+                            for x in (s, e, lo_box, hi_box))
+    d_hi, d_lo = two_sum(e, -s)  # e - s exactly (the kernel halved everything if it overflowed)
+    zeros, ones = np.zeros(k), np.ones(k)
+    hit = exact_meets(s, d_hi, d_lo, lo_box, hi_box, zeros, ones)
     # Both endpoints strictly inside: the open box is convex, so the segment is inside.
-    inside = (lo_box < seg_lo) & (seg_hi < hi_box)
-    hit = crossing & meets[0] & meets[1] & meets[2]
+    inside = (lo_box < np.minimum(s, e)) & (np.maximum(s, e) < hi_box)
     return np.add(hit, inside[0] & inside[1] & inside[2], dtype=np.int8)
 
 

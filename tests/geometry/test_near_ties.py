@@ -1,0 +1,77 @@
+"""Lines that pass through (or within rounding of) a box's corner, edge or face, with generic
+float coordinates: where the slab quotients of two axes, or a quotient and t_min / t_max, are
+within a few ulps of each other. The rounded comparison can go either way there; the answers
+must still be the exact ones.
+
+The cases are built the way a user builds them: a point on the box's boundary, then the
+segment's ends at float distances on either side of it, so the line misses or hits the
+boundary point by a rounding error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import exact_reference as ref
+from geometry import classify_segment_aabb, intersect_ray_aabb
+
+N_CASES = 600
+
+
+def boundary_cases(seed: int, dtype=np.float64, dyadic_bits: int | None = None):
+    """(start, end, box_min, box_max, boundary point), each (N_CASES, 3)."""
+    rng = np.random.default_rng(seed)
+
+    def coords(size, lo, hi):
+        x = rng.uniform(lo, hi, size)
+        return np.round(x * 2.0**dyadic_bits) / 2.0**dyadic_bits if dyadic_bits else x
+
+    lo = coords((N_CASES, 3), -10, 10)
+    hi = lo + coords((N_CASES, 3), 0.1, 5)
+    p = np.where(rng.random((N_CASES, 3)) < 0.5, lo, hi)  # a corner
+    free = rng.integers(0, 4, N_CASES)  # 0: corner; 1-3: on the edge along axis free - 1 ...
+    for axis in range(3):
+        on_edge = free == axis + 1
+        p[on_edge, axis] = coords(on_edge.sum(), lo[on_edge, axis], hi[on_edge, axis])
+    direction = coords((N_CASES, 3), -2, 2)
+    a, b = coords((2, N_CASES, 1), 0.1, 3)
+    start, end = p - a * direction, p + b * direction
+    return tuple(x.astype(dtype) for x in (start, end, lo, hi, p))
+
+
+CASES = [("generic", 1, np.float64, None), ("generic", 2, np.float64, None),
+         ("generic float32", 3, np.float32, None), ("dyadic 26 bits", 4, np.float64, 26)]
+
+
+@pytest.mark.parametrize("kind, seed, dtype, bits", CASES, ids=[c[0] + str(c[1]) for c in CASES])
+def test_segments_through_corners_and_edges_match_the_exact_reference(kind, seed, dtype, bits):
+    start, end, lo, hi, _ = boundary_cases(seed, dtype, bits)
+    got = classify_segment_aabb(start, end, lo, hi)
+    want = [ref.classify_segment_aabb(*(x[i] for x in (start, end, lo, hi))) for i in range(N_CASES)]
+    wrong = np.flatnonzero(got != np.array(want))
+    assert not wrong.size, (
+        f"{len(wrong)} of {N_CASES} wrong, e.g. row {wrong[0]}: start={start[wrong[0]].tolist()} "
+        f"end={end[wrong[0]].tolist()} box={lo[wrong[0]].tolist()}..{hi[wrong[0]].tolist()}: "
+        f"expected {want[wrong[0]]}, got {got[wrong[0]]}")
+    # and the answers are not all alike: the band of near-ties really is exercised
+    assert len(set(want)) >= 2
+
+
+@pytest.mark.parametrize("kind, seed, dtype, bits", CASES, ids=[c[0] + str(c[1]) for c in CASES])
+def test_rays_through_corners_and_edges_match_the_exact_reference(kind, seed, dtype, bits):
+    start, end, lo, hi, p = boundary_cases(seed, dtype, bits)
+    direction = end - start
+    keep = np.flatnonzero(np.any(direction != 0, axis=1))
+    start, direction, lo, hi = start[keep], direction[keep], lo[keep], hi[keep]
+    # t_max: the parameter of the boundary point, rounded (a tie with the box's entry or exit)
+    t_max = ((p[keep] - start) / np.where(direction == 0, 1, direction)).max(axis=1).astype(dtype)
+    for limits in ({}, {"t_max": t_max}, {"t_min": t_max}):
+        got = intersect_ray_aabb(start, direction, lo, hi, **limits)
+        for i in range(len(keep)):
+            extra = {k: v[i] for k, v in limits.items()}
+            want = ref.intersect_ray_aabb(start[i], direction[i], lo[i], hi[i], **extra)
+            assert bool(got.hit[i]) == want[0], (
+                f"row {i} {limits and list(limits)}: origin={start[i].tolist()} "
+                f"direction={direction[i].tolist()} box={lo[i].tolist()}..{hi[i].tolist()}: "
+                f"expected hit={want[0]}, got {bool(got.hit[i])}")
