@@ -19,9 +19,11 @@ from .results import IntersectionType
 
 __all__ = ["classify_segment_aabb", "classify_checked"]
 
-#: |exit - entry| at most this (in the compute dtype): a near-tie, decided exactly. The rounded
-#: quotients err by a few ulps of their size; where they can decide a hit they are near [0, 1].
-_NEAR_TIE = {np.float64: 2.0**-44, np.float32: 2.0**-15}
+#: |exit - entry| at most this (in the compute dtype): a near-tie, decided exactly. A quotient
+#: takes three roundings (two subtractions, a division), so exit - entry errs by at most 12
+#: units of rounding where they can decide a hit (both within [-2, 2]): 2**-49.4 in float64,
+#: 2**-20.4 in float32; the bands are 10x and 5x that.
+_NEAR_TIE = {np.float64: 2.0**-46, np.float32: 2.0**-18}
 
 
 def classify_segment_aabb(
