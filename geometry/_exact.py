@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["two_sum", "exact_meets"]
+__all__ = ["dyadic_grid_exact", "exact_meets", "triangle_overlaps_rational", "two_sum"]
 
 _SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's splitter for float64
 _SPLIT_SAFE = 2.0**995  # |x| below this: splitting cannot overflow
@@ -117,3 +117,53 @@ def _meets_rational(o, d_hi, d_lo, lo, hi, t_lo, t_hi) -> bool:
         enter = t0 if enter is None else max(enter, t0)
         leave = t1 if leave is None else min(leave, t1)
     return enter is None or leave is None or enter <= leave
+
+
+def dyadic_grid_exact(*blocks: np.ndarray) -> np.ndarray:
+    """(k,) bool: the columns of the (3, k) float64 ``blocks`` all lie on one dyadic grid
+    ``2**g * integer`` with magnitudes below ``2**(g + 14)`` (and ``g``, the top exponent in a
+    range where nothing can over- or underflow).
+
+    Then every quantity of the triangle-box separating-axis test -- differences, cross
+    products, and dot products of those with differences -- is an integer multiple of
+    ``2**g``, ``2**2g`` or ``2**3g`` below ``2**48`` units: float64 computes it exactly.
+    """
+    values = np.stack(blocks)  # (n, 3, k)
+    mantissa, exponent = np.frexp(values)  # |x| < 2**exponent
+    digits = (mantissa * 2.0**53).astype(np.int64)  # the 53-bit significand, exactly
+    lowest = (digits & -digits).astype(np.float64)  # its lowest set bit, a power of two
+    with np.errstate(divide="ignore"):
+        low_exponent = np.where(digits != 0, exponent - 53 + np.log2(lowest), np.inf)
+    grid = low_exponent.min(axis=(0, 1))
+    top = np.where(digits != 0, exponent, -np.inf).max(axis=(0, 1))
+    return ((top - grid <= 14) & (grid >= -300) & (top <= 300)) | np.isinf(grid)
+
+
+def triangle_overlaps_rational(v0, v1, v2, lo, hi) -> bool:
+    """Exact separating-axis test of one closed triangle against one closed box, in rationals:
+    the box normals, the triangle's normal and the nine box-axis x edge products, zero axes
+    skipped (they separate nothing)."""
+    tri = [[Fraction(float(c)) for c in v] for v in (v0, v1, v2)]
+    lo_, hi_ = [Fraction(float(c)) for c in lo], [Fraction(float(c)) for c in hi]
+    for i in range(3):
+        if lo_[i] > hi_[i] or max(v[i] for v in tri) < lo_[i] or min(v[i] for v in tri) > hi_[i]:
+            return False
+
+    def sub(a, b):
+        return [x - y for x, y in zip(a, b)]
+
+    def cross(a, b):
+        return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+
+    edges = [sub(tri[1], tri[0]), sub(tri[2], tri[1]), sub(tri[0], tri[2])]
+    units = [[1 if i == k else 0 for i in range(3)] for k in range(3)]
+    axes = [cross(edges[0], edges[1])] + [cross(u, e) for u in units for e in edges]
+    for axis in axes:
+        if not any(axis):
+            continue
+        projections = [sum(a * c for a, c in zip(axis, v)) for v in tri]
+        box_low = sum(min(a * x, a * y) for a, x, y in zip(axis, lo_, hi_))
+        box_high = sum(max(a * x, a * y) for a, x, y in zip(axis, lo_, hi_))
+        if max(projections) < box_low or min(projections) > box_high:
+            return False
+    return True

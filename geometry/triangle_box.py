@@ -8,7 +8,9 @@ without ever being normalised. For a degenerate triangle the remaining axes are 
 segment-vs-box (or point-vs-box), so the test stays complete.
 
 Projections are taken relative to ``v0`` and use the box corners themselves (no centre and
-half-size), so integer and dyadic inputs are tested exactly.
+half-size). Where an axis's margin is within its rounding-error bound, the box is decided again
+exactly (float64 on a certified dyadic grid, else rationals: ``_exact``), so the answer is
+exact for every finite input.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._batch import broadcast_items, out_dtype, rows, run_chunked, sort_pair
+from ._exact import dyadic_grid_exact, triangle_overlaps_rational
 from ._validate import as_boxes, as_finite_points, compute_dtype
 
 __all__ = ["triangle_overlaps_aabb", "overlaps_checked"]
@@ -125,37 +128,94 @@ def _vertex_inside(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 def _overlap_chunk(v0, v1, v2, box_min, box_max, out: np.ndarray) -> None:
-    """Kernel: write one chunk's overlap flags into ``out``."""
+    """Kernel: write one chunk's overlap flags into ``out``.
+
+    The separating-axis test runs in the compute dtype; boxes where some axis's margin is within
+    its rounding-error bound (and no other axis separates beyond doubt) are decided again
+    exactly: in float64 where every coordinate lies on a coarse enough dyadic grid that float64
+    arithmetic is exact (integer and dyadic data), else in rationals.
+    """
     dtype = out_dtype(v0, v1, v2, box_min, box_max)
     # A canonical vertex order: every order of the same triangle takes the same rounding.
     p0, p1, p2 = _canonical(rows(v0, dtype), rows(v1, dtype), rows(v2, dtype))
     lo_box, hi_box = rows(box_min, dtype), rows(box_max, dtype)
+    overlap, doubt = _separating_axes(p0, p1, p2, lo_box, hi_box, dtype, with_doubt=True)
+    idx = np.flatnonzero(doubt)
+    if idx.size:
+        pick = lambda x: (x[:, idx] if x.shape[1] > 1 else x).astype(np.float64)  # noqa: E731
+        blocks = [np.broadcast_to(pick(x), (3, idx.size)) for x in (p0, p1, p2, lo_box, hi_box)]
+        on_grid = dyadic_grid_exact(*blocks)
+        exact = _separating_axes(*blocks, np.float64, with_doubt=False)[0]
+        for j in np.flatnonzero(~on_grid):
+            exact[j] = triangle_overlaps_rational(*(b[:, j] for b in blocks))
+        overlap[idx] = exact
+    out[...] = overlap
+
+
+#: error bounds of a separating axis's margin, in units of rounding x R**2 (edge axes) and
+#: x R**3 (the normal), R the largest coordinate relative to v0: about 40 and 48 by a first-order
+#: count of the roundings (see _separating_axes); these allow 3x and 5x that.
+_EDGE_BOUND, _NORMAL_BOUND = 128.0, 256.0
+_UNIT = {np.float64: 2.0**-53, np.float32: 2.0**-24}
+_TINY = {np.float64: 2.0**-1000, np.float32: 2.0**-120}  # underflowed products err absolutely
+
+
+def _separating_axes(p0, p1, p2, lo_box, hi_box, dtype, *, with_doubt: bool):
+    """``(overlap, doubt)``: the separating-axis answer in ``dtype`` and, with ``with_doubt``,
+    where rounding could have changed it (else ``doubt`` is None)."""
     # Box normals: the triangle's bounding box must meet the box (exact comparisons). This also
     # rejects empty boxes, whose min > max on some axis.
     tri_lo = np.minimum(np.minimum(p0, p1), p2)
     tri_hi = np.maximum(np.maximum(p0, p1), p2)
     meets = np.maximum(lo_box, tri_lo) <= np.minimum(hi_box, tri_hi)
-    overlap = meets[0] & meets[1] & meets[2]
+    meets = meets[0] & meets[1] & meets[2]
+    overlap = meets.copy()
+    near = separated = None
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         # Everything relative to v0: the box's corners and the other two vertices.
         lo, hi = lo_box - p0, hi_box - p0
         q1, q2 = p1 - p0, p2 - p0
         edges = (q1, p2 - p1, p0 - p2)  # each rounded once
+        if with_doubt:
+            scale = np.maximum(np.abs(lo).max(axis=0), np.abs(hi).max(axis=0))
+            scale = np.maximum(scale, np.maximum(np.abs(q1).max(axis=0), np.abs(q2).max(axis=0)))
+            unit, tiny = _UNIT[dtype], _TINY[dtype]
+            square = scale * scale
+            bounds = (_NORMAL_BOUND * unit * square * scale + tiny, _EDGE_BOUND * unit * square + tiny)
+            near = np.zeros_like(meets)
+            separated = np.zeros_like(meets)
+
+        def check(margin, bound, live=True):
+            nonlocal overlap, near, separated
+            overlap = overlap & (margin >= 0)
+            if with_doubt:
+                # NaN (overflow) counts as near; an exactly zero axis separates nothing
+                near = near | (live & ~(np.abs(margin) > bound))
+                separated = separated | (margin < -bound)
+
         # The triangle's plane (through v0, so the triangle projects to 0).
         low, high = _extent(_cross(q1, q2), lo, hi)
-        overlap = overlap & (low <= 0) & (0 <= high)
+        check(np.minimum(-low, high), bounds[0] if with_doubt else None)
         # Box axis x triangle edge: the triangle projects to the span of {0, a.q1, a.q2}.
         for edge in edges:
-            for axis in _box_axis_cross(edge):
+            # e_k x edge is exactly zero iff the edge's other two components are (a rounded
+            # difference is zero only for equal coordinates)
+            flat = [c == 0 for c in edge]
+            lives = (~(flat[1] & flat[2]), ~(flat[0] & flat[2]), ~(flat[0] & flat[1]))
+            for axis, live in zip(_box_axis_cross(edge), lives):
                 tri = (_dot(axis, q1), _dot(axis, q2))
                 tri_min = np.minimum(np.minimum(tri[0], tri[1]), 0)
                 tri_max = np.maximum(np.maximum(tri[0], tri[1]), 0)
                 low, high = _extent(axis, lo, hi)
-                overlap = overlap & (low <= tri_max) & (tri_min <= high)
+                check(np.minimum(tri_max - low, high - tri_min),
+                      bounds[1] if with_doubt else None, live)
     # A vertex in the closed box overlaps, whatever the rounding of the projections says
     # (exact comparisons; touching at a vertex is the commonest exact contact).
-    overlap = overlap | _vertex_inside(p0, lo_box, hi_box) | _vertex_inside(p1, lo_box, hi_box)
-    overlap = overlap | _vertex_inside(p2, lo_box, hi_box)
+    inside = _vertex_inside(p0, lo_box, hi_box) | _vertex_inside(p1, lo_box, hi_box)
+    inside = inside | _vertex_inside(p2, lo_box, hi_box)
+    overlap = overlap | inside
     # Products of coordinates near 1e308 can overflow and make inf - inf = NaN inside (ignored
     # above); a NaN comparison is False. The result is boolean, so no NaN leaves this function.
-    out[...] = overlap
+    if not with_doubt:
+        return overlap, None
+    return overlap, near & ~separated & meets & ~inside

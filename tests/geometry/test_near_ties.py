@@ -75,3 +75,45 @@ def test_rays_through_corners_and_edges_match_the_exact_reference(kind, seed, dt
                 f"row {i} {limits and list(limits)}: origin={start[i].tolist()} "
                 f"direction={direction[i].tolist()} box={lo[i].tolist()}..{hi[i].tolist()}: "
                 f"expected hit={want[0]}, got {bool(got.hit[i])}")
+
+
+def touching_triangles(seed: int, dtype=np.float64, decimal: bool = False):
+    """(v0, v1, v2, box_min, box_max): triangles through a box's corner or edge point p, built
+    in floats (an edge through p, or p inside the triangle's plane); ``decimal`` puts every
+    coordinate on a 0.1 grid, as a voxeliser's would be (not representable: 0.1 is not dyadic)."""
+    rng = np.random.default_rng(seed)
+    n = N_CASES // 2
+
+    def coords(size, lo, hi):
+        x = rng.uniform(lo, hi, size)
+        return np.round(x * 10) / 10 if decimal else x
+
+    lo = coords((n, 3), -5, 5)
+    hi = lo + coords((n, 3), 0.2, 3)
+    p = np.where(rng.random((n, 3)) < 0.5, lo, hi)
+    on_edge = rng.random(n) < 0.5
+    axis = rng.integers(0, 3, n)
+    p[on_edge, axis[on_edge]] = coords(on_edge.sum(), lo[on_edge, axis[on_edge]],
+                                       hi[on_edge, axis[on_edge]])
+    u = coords((n, 3), -1, 1)
+    a, b = coords((2, n, 1), 0.2, 2)
+    v0, v1 = p - a * u, p + b * u  # an edge through p
+    w = coords((n, 3), -2, 2)
+    v2 = np.where(rng.random((n, 1)) < 0.5, p + w, 2 * p - v0 + 0 * w)  # or p on the plane
+    return tuple(x.astype(dtype) for x in (v0, v1, v2, lo, hi))
+
+
+@pytest.mark.parametrize("seed, dtype, decimal", [(7, np.float64, False), (8, np.float32, False),
+                                                  (9, np.float64, True)])
+def test_triangles_touching_corners_and_edges_match_the_exact_reference(seed, dtype, decimal):
+    from geometry import triangle_overlaps_aabb
+
+    v0, v1, v2, lo, hi = touching_triangles(seed, dtype, decimal)
+    got = triangle_overlaps_aabb(v0, v1, v2, lo, hi)
+    want = np.array([ref.triangle_overlaps_aabb(*(x[i] for x in (v0, v1, v2, lo, hi)))
+                     for i in range(len(lo))])
+    wrong = np.flatnonzero(got != want)
+    assert not wrong.size, (
+        f"{len(wrong)} of {len(lo)} wrong, e.g. row {wrong[0]}: "
+        f"{[x[wrong[0]].tolist() for x in (v0, v1, v2, lo, hi)]}: expected {want[wrong[0]]}")
+    assert want.any() and not want.all()
