@@ -36,7 +36,8 @@ def triangle_overlaps_aabb(
     ``{box_min <= p <= box_max}``. A degenerate triangle (collinear or coincident vertices) is the
     segment or point it spans and is tested as such. A flat box (``min == max`` on an axis) is a
     rectangle, segment or point; an empty box (``min > max`` on an axis, ``AABB.empty()``) never
-    overlaps.
+    overlaps. The answer is exact for every finite input: boxes within rounding of touching are
+    decided again without rounding (a box touched at a vertex, an edge or a face overlaps).
 
     Parameters
     ----------
