@@ -1,11 +1,40 @@
-"""Every tolerance the library uses, each with the reason it exists.
+"""Every tolerance and error bound the library uses, each with the reason it exists.
 
-The intersection predicates themselves use no tolerance: they answer for the exact values of the
-float inputs as far as float arithmetic allows (exactly, for integer and dyadic coordinates).
+The intersection predicates accept no tolerance: they answer for the exact values of the float
+inputs. The bounds below only say where a rounded computation might disagree with the exact
+one; those cases are then decided again exactly (``_exact``), so a looser bound costs time,
+never correctness, and a bound that is too tight would be a bug.
 """
+
+import numpy as np
 
 #: Largest accepted ``max |axes @ axes.T - I|`` for an OBB's rows (and a rigid matrix's 3x3 part).
 #: Axes built from float rotations (pyrr, Euler angles) are orthonormal only to ~1e-15; axes typed
 #: in or stored as float32 to ~1e-7. Past 1e-6 the box is sheared or scaled and the slab test in
 #: the box frame would answer for a different box, so we refuse rather than guess.
 ORTHONORMAL_ATOL = 1e-6
+
+#: The unit of rounding (half an ulp of 1) of each compute dtype.
+UNIT_ROUNDOFF = {np.float64: 2.0**-53, np.float32: 2.0**-24}
+
+#: Segment vs box: ``|exit - entry|`` at most this is a near-tie. A slab quotient takes three
+#: roundings (two subtractions, a division), so exit - entry errs by at most 12 units of
+#: rounding where the two can decide a hit (both within [-2, 2]): 2**-49.4 in float64,
+#: 2**-20.4 in float32. The bands are 10x and 5x that.
+SEGMENT_NEAR_TIE = {np.float64: 2.0**-46, np.float32: 2.0**-18}
+
+#: Ray vs box: ``|t_exit - t_enter|`` at most this times ``|t_enter| + |t_exit|`` (plus
+#: UNDERFLOW_SLACK) is a near-tie. A quotient takes two roundings, so the difference errs by at
+#: most 2 units of rounding times that sum (2**-52 in float64, 2**-23 in float32); 8x that.
+RAY_NEAR_TIE = {np.float64: 2.0**-49, np.float32: 2.0**-20}
+
+#: Absolute slack for quantities that may have underflowed into subnormals, whose rounding
+#: error is absolute (2**-1074 in float64, 2**-149 in float32), not relative.
+UNDERFLOW_SLACK = {np.float64: 2.0**-1000, np.float32: 2.0**-120}
+
+#: Triangle vs box: a separating axis's margin is a near-tie when within this many units of
+#: rounding times R**2 (the nine box-axis x edge axes) or R**3 (the triangle's normal), R the
+#: largest coordinate relative to v0. A first-order count of the roundings gives about 40 and
+#: 48 (see ``triangle_box._separating_axes``); these allow 3x and 5x that.
+TRIANGLE_EDGE_AXIS_BOUND = 128.0
+TRIANGLE_NORMAL_BOUND = 256.0

@@ -11,14 +11,9 @@ from numpy.typing import ArrayLike
 from ._batch import Single, broadcast_items, rows, run_chunked, scalar, scratch
 from ._exact import exact_meets
 from ._slab import can_prove_finite, slab_interval
+from ._tolerances import RAY_NEAR_TIE, UNDERFLOW_SLACK
 from ._validate import as_boxes, as_finite_points, as_scalars, check_nonzero_direction, compute_dtype
 from .results import RayHit
-
-#: relative and absolute near-tie bands for t_enter vs t_exit (see _intersect_chunk): a quotient
-#: takes two roundings, so t_exit - t_enter errs by at most 2 units of rounding times
-#: |t_enter| + |t_exit| (2**-52 in float64, 2**-23 in float32); the bands are 8x that.
-_NEAR_TIE = {np.float64: 2.0**-49, np.float32: 2.0**-20}
-_TINY = {np.float64: 2.0**-1060, np.float32: 2.0**-140}
 
 __all__ = ["intersect_ray_aabb", "intersect_checked", "ray_arguments"]
 
@@ -131,8 +126,8 @@ def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_e
         np.abs(gap, out=gap)
         size = np.abs(t_enter, out=scratch("size", hit.shape, dtype))
         size += np.abs(t_exit)
-        size *= _NEAR_TIE[dtype]
-        size += _TINY[dtype]  # subnormal quotients err by an absolute amount
+        size *= RAY_NEAR_TIE[dtype]
+        size += UNDERFLOW_SLACK[dtype]  # subnormal quotients err by an absolute amount
         doubt = np.logical_not(gap > size)
     idx = np.flatnonzero(doubt)
     if idx.size:

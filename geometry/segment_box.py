@@ -14,16 +14,11 @@ from numpy.typing import ArrayLike
 from ._batch import Single, broadcast_items, out_dtype, rows, run_chunked, scratch, sort_pair
 from ._exact import exact_meets, two_sum
 from ._slab import can_prove_finite, slab_interval
+from ._tolerances import SEGMENT_NEAR_TIE
 from ._validate import as_boxes, as_finite_points, compute_dtype
 from .results import IntersectionType
 
 __all__ = ["classify_segment_aabb", "classify_checked"]
-
-#: |exit - entry| at most this (in the compute dtype): a near-tie, decided exactly. A quotient
-#: takes three roundings (two subtractions, a division), so exit - entry errs by at most 12
-#: units of rounding where they can decide a hit (both within [-2, 2]): 2**-49.4 in float64,
-#: 2**-20.4 in float32; the bands are 10x and 5x that.
-_NEAR_TIE = {np.float64: 2.0**-46, np.float32: 2.0**-18}
 
 
 def classify_segment_aabb(
@@ -129,7 +124,7 @@ def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, check=None) -
     # a hit, and there their error is below a few ulps of 1, so an absolute band suffices.
     with np.errstate(invalid="ignore"):  # inf - inf: such boxes are decided by entry/exit > 1
         gap = np.subtract(exit_, entry, out=scratch("gap", entry.shape, dtype))
-    doubt |= np.abs(gap, out=gap) <= _NEAR_TIE[dtype]
+    doubt |= np.abs(gap, out=gap) <= SEGMENT_NEAR_TIE[dtype]
     if on_plane is not None:
         doubt |= on_plane
     idx = np.flatnonzero(doubt)

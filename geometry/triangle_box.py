@@ -22,6 +22,8 @@ from numpy.typing import ArrayLike
 
 from ._batch import broadcast_items, out_dtype, rows, run_chunked, sort_pair
 from ._exact import dyadic_grid_exact, triangle_overlaps_rational
+from ._tolerances import (TRIANGLE_EDGE_AXIS_BOUND, TRIANGLE_NORMAL_BOUND, UNDERFLOW_SLACK,
+                          UNIT_ROUNDOFF)
 from ._validate import as_boxes, as_finite_points, compute_dtype
 
 __all__ = ["triangle_overlaps_aabb", "overlaps_checked"]
@@ -153,14 +155,6 @@ def _overlap_chunk(v0, v1, v2, box_min, box_max, out: np.ndarray) -> None:
     out[...] = overlap
 
 
-#: error bounds of a separating axis's margin, in units of rounding x R**2 (edge axes) and
-#: x R**3 (the normal), R the largest coordinate relative to v0: about 40 and 48 by a first-order
-#: count of the roundings (see _separating_axes); these allow 3x and 5x that.
-_EDGE_BOUND, _NORMAL_BOUND = 128.0, 256.0
-_UNIT = {np.float64: 2.0**-53, np.float32: 2.0**-24}
-_TINY = {np.float64: 2.0**-1000, np.float32: 2.0**-120}  # underflowed products err absolutely
-
-
 def _separating_axes(p0, p1, p2, lo_box, hi_box, dtype, *, with_doubt: bool):
     """``(overlap, doubt)``: the separating-axis answer in ``dtype`` and, with ``with_doubt``,
     where rounding could have changed it (else ``doubt`` is None)."""
@@ -180,9 +174,10 @@ def _separating_axes(p0, p1, p2, lo_box, hi_box, dtype, *, with_doubt: bool):
         if with_doubt:
             scale = np.maximum(np.abs(lo).max(axis=0), np.abs(hi).max(axis=0))
             scale = np.maximum(scale, np.maximum(np.abs(q1).max(axis=0), np.abs(q2).max(axis=0)))
-            unit, tiny = _UNIT[dtype], _TINY[dtype]
+            unit, tiny = UNIT_ROUNDOFF[dtype], UNDERFLOW_SLACK[dtype]
             square = scale * scale
-            bounds = (_NORMAL_BOUND * unit * square * scale + tiny, _EDGE_BOUND * unit * square + tiny)
+            bounds = (TRIANGLE_NORMAL_BOUND * unit * square * scale + tiny,
+                      TRIANGLE_EDGE_AXIS_BOUND * unit * square + tiny)
             near = np.zeros_like(meets)
             separated = np.zeros_like(meets)
 
