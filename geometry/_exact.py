@@ -19,7 +19,8 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["dyadic_grid_exact", "exact_meets", "triangle_overlaps_rational", "two_sum"]
+__all__ = ["classify_segment_rational", "dyadic_grid_exact", "exact_meets", "rational",
+           "ray_hit_rational", "to_frame_rational", "triangle_overlaps_rational", "two_sum"]
 
 _SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's splitter for float64
 _SPLIT_SAFE = 2.0**995  # |x| below this: splitting cannot overflow
@@ -139,12 +140,73 @@ def dyadic_grid_exact(*blocks: np.ndarray) -> np.ndarray:
     return ((top - grid <= 14) & (grid >= -300) & (top <= 300)) | np.isinf(grid)
 
 
+def rational(x) -> Fraction:
+    """The exact value of a float (or a Fraction, unchanged)."""
+    return x if isinstance(x, Fraction) else Fraction(float(x))
+
+
+def to_frame_rational(point, center, axes) -> list[Fraction]:
+    """``axes @ (point - center)`` exactly (``center=None``: a direction)."""
+    rel = [rational(point[k]) - (0 if center is None else rational(center[k])) for k in range(3)]
+    return [sum(rational(axes[i][k]) * rel[k] for k in range(3)) for i in range(3)]
+
+
+def _line_interval(o, d, lo, hi):
+    """``(entry, exit)`` of the line ``o + t d`` in the box, in rationals (None: unbounded on
+    that side), or False when it misses; ``lo > hi`` on an axis misses."""
+    entry = exit_ = None
+    for i in range(3):
+        if lo[i] > hi[i]:
+            return False
+        if d[i] == 0:
+            if not lo[i] <= o[i] <= hi[i]:
+                return False
+            continue
+        t0, t1 = sorted(((lo[i] - o[i]) / d[i], (hi[i] - o[i]) / d[i]))
+        entry = t0 if entry is None else max(entry, t0)
+        exit_ = t1 if exit_ is None else min(exit_, t1)
+    if entry is not None and entry > exit_:
+        return False
+    return entry, exit_
+
+
+def classify_segment_rational(start, end, lo, hi) -> int:
+    """Segment vs box class (0, 1, 2), exactly; any mix of floats and Fractions."""
+    s, e = [rational(x) for x in start], [rational(x) for x in end]
+    lo, hi = [rational(x) for x in lo], [rational(x) for x in hi]
+    span = _line_interval(s, [b - a for a, b in zip(s, e)], lo, hi)
+    if span is False:
+        return 0
+    entry, exit_ = span
+    if (entry is not None and entry > 1) or (exit_ is not None and exit_ < 0):
+        return 0
+    inside = all(lo[i] < min(s[i], e[i]) and max(s[i], e[i]) < hi[i] for i in range(3))
+    return 2 if inside else 1
+
+
+def ray_hit_rational(origin, direction, lo, hi, t_min, t_max) -> tuple[bool, float, float]:
+    """``(hit, t_enter, t_exit)`` of a ray against a box, decided exactly; the t values are the
+    exact ones rounded once (``+inf`` on a miss)."""
+    o, d = [rational(x) for x in origin], [rational(x) for x in direction]
+    lo, hi = [rational(x) for x in lo], [rational(x) for x in hi]
+    span = _line_interval(o, d, lo, hi)
+    miss = (False, np.inf, np.inf)
+    if span is False or t_min > t_max:
+        return miss
+    entry, exit_ = span  # a ray's direction is not zero: both bounded
+    enter = entry if np.isinf(t_min) else max(entry, rational(t_min))
+    leave = exit_ if np.isinf(t_max) else min(exit_, rational(t_max))
+    if enter > leave:
+        return miss
+    return True, float(enter), float(leave)
+
+
 def triangle_overlaps_rational(v0, v1, v2, lo, hi) -> bool:
     """Exact separating-axis test of one closed triangle against one closed box, in rationals:
     the box normals, the triangle's normal and the nine box-axis x edge products, zero axes
-    skipped (they separate nothing)."""
-    tri = [[Fraction(float(c)) for c in v] for v in (v0, v1, v2)]
-    lo_, hi_ = [Fraction(float(c)) for c in lo], [Fraction(float(c)) for c in hi]
+    skipped (they separate nothing). Any mix of floats and Fractions."""
+    tri = [[rational(c) for c in v] for v in (v0, v1, v2)]
+    lo_, hi_ = [rational(c) for c in lo], [rational(c) for c in hi]
     for i in range(3):
         if lo_[i] > hi_[i] or max(v[i] for v in tri) < lo_[i] or min(v[i] for v in tri) > hi_[i]:
             return False

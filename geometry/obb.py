@@ -3,6 +3,11 @@
 An OBB query moves the segment, ray or triangle into the box's own frame, where the box is the
 AABB ``[-half_size, half_size]``, and runs the AABB test there: one implementation of each test.
 The frame change is a rotation, so ray parameters t are the same in both frames.
+
+The frame change rounds. The answers are still exact (for the box frame ``u = axes @ (p -
+center)`` of the float inputs, as SEMANTICS.md defines the box): every answer is monotone in
+the box, so the answers for the box shrunk and grown by the frame change's error bound bracket
+the exact one, and the rare items the bracket leaves open are decided in rationals.
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._batch import broadcast_leading
+from ._exact import (classify_segment_rational, rational, ray_hit_rational, to_frame_rational,
+                     triangle_overlaps_rational)
+from ._tolerances import UNDERFLOW_SLACK, UNIT_ROUNDOFF
 from ._validate import (
     as_axes,
     as_finite_points,
@@ -49,6 +57,41 @@ def _local_box(half_size: np.ndarray):
     return -half_size, half_size
 
 
+# --- exactness -------------------------------------------------------------------------------
+# The frame change rounds: the local coordinates are off by at most ``_frame_error``. Every OBB
+# answer is monotone in the box (a larger box meets more and contains more), so the answers
+# for the box shrunk and grown by that error bracket the exact one: where they agree that is
+# the exact answer, and the rare items where they do not are decided in rationals.
+
+
+def _frame_error(dtype, axes: np.ndarray, *offsets: np.ndarray) -> np.ndarray:
+    """Per item and axis, a bound on |computed - exact| of ``axes @ offset`` for each of the
+    ``offsets`` (computed ``p - center``, or directions): one rounding of the offset, three of
+    the dot product (a first-order count of 4 units times ``|axes| @ |offset|``; 8 allowed)."""
+    unit, slack = UNIT_ROUNDOFF[dtype], UNDERFLOW_SLACK[dtype]
+    magnitude = np.abs(axes)
+    err = 0.0
+    for offset in offsets:
+        err = np.maximum(err, np.einsum("...ij,...j->...i", magnitude, np.abs(offset)))
+    return 8 * unit * err + slack
+
+
+def _bracket(half_size: np.ndarray, err: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(shrunk, grown)`` half sizes, rounded outwards so the bracket is never narrower."""
+    with np.errstate(over="ignore"):
+        half = np.asarray(half_size, dtype=np.float64)
+        big = np.finfo(np.float64).max
+        err = np.minimum(err, big)  # an unbounded error: the grown box is as large as floats go
+        shrunk = np.maximum(np.nextafter(half - err, -np.inf), -big)
+        return shrunk, np.minimum(np.nextafter(half + err, np.inf), big)
+
+
+def _items(lead: tuple, **arrays) -> dict:
+    """Each argument broadcast to the leading shape ``lead`` (for per-item rational fallbacks)."""
+    tails = {"axes": (3, 3)}
+    return {k: np.broadcast_to(v, lead + tails.get(k, (3,) if np.ndim(v) else ())) for k, v in arrays.items()}
+
+
 def classify_segment_obb(
     start: ArrayLike, end: ArrayLike, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike
 ) -> Union[IntersectionType, np.ndarray]:
@@ -57,9 +100,10 @@ def classify_segment_obb(
     The box is ``{center + axes.T @ u : |u_i| <= half_size_i}`` (``axes``' rows are its unit
     axes); the classes and boundary cases are those of :func:`classify_segment_aabb`, which runs
     on the segment expressed in the box's frame. A negative ``half_size`` makes the box empty
-    (NONE). With identity axes the answer equals the AABB test on ``center -+ half_size`` whenever
-    those are computed exactly (e.g. dyadic coordinates); otherwise both answer for slightly
-    different rounded boxes.
+    (NONE). The answer is exact for the float inputs, also for segments grazing the box within
+    rounding of the frame change. With identity axes it equals the AABB test on ``center -+
+    half_size`` whenever those are computed exactly (e.g. dyadic coordinates); otherwise the two
+    answer for slightly different boxes.
 
     Parameters
     ----------
@@ -84,7 +128,34 @@ def classify_segment_obb(
     with np.errstate(over="ignore", under="ignore"):  # overflow/underflow keep the order of values
         local_start = _to_box_frame(start, center, axes, dtype)
         local_end = _to_box_frame(end, center, axes, dtype)
-    return classify_checked(local_start, local_end, *_local_box(half_size))
+        err = _frame_error(dtype, axes, start - center, end - center)
+    shrunk, grown = _bracket(half_size, err)
+    high = classify_checked(local_start, local_end, *_local_box(grown))
+    if np.ndim(high) == 0:
+        if high == IntersectionType.NONE or high == classify_checked(
+                local_start, local_end, *_local_box(shrunk)):
+            return high
+        return IntersectionType(classify_segment_rational(
+            to_frame_rational(start, center, axes), to_frame_rational(end, center, axes),
+            [-rational(h) for h in half_size], half_size))
+    # NONE for the grown box is NONE for sure (most boxes, usually): bracket only the others
+    out = np.array(high)
+    maybe = out != 0
+    doubt = np.zeros(out.shape, dtype=bool)
+    if maybe.any():
+        sub = lambda x: np.broadcast_to(x, out.shape + (3,))[maybe]  # noqa: E731
+        low = classify_checked(sub(local_start), sub(local_end), *_local_box(sub(shrunk)))
+        doubt[maybe] = low != out[maybe]
+    doubt = np.argwhere(doubt)
+    if len(doubt):
+        it = _items(out.shape, start=start, end=end, center=center, axes=axes, half_size=half_size)
+        for index in map(tuple, doubt):
+            h = it["half_size"][index]
+            out[index] = classify_segment_rational(
+                to_frame_rational(it["start"][index], it["center"][index], it["axes"][index]),
+                to_frame_rational(it["end"][index], it["center"][index], it["axes"][index]),
+                [-rational(x) for x in h], h)
+    return out
 
 
 def intersect_ray_obb(
@@ -121,10 +192,58 @@ def intersect_ray_obb(
         {"origin": 1, "direction": 1, "center": 1, "axes": 2, "half_size": 1},
     )
     dtype = compute_dtype(origin, direction, center, axes, half_size)
-    with np.errstate(over="ignore", under="ignore"):
+    with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
         local_origin = _to_box_frame(origin, center, axes, dtype)
         local_direction = _to_box_frame(direction, None, axes, dtype)
-    return intersect_checked(local_origin, local_direction, *_local_box(half_size), t_min, t_max)
+        err_o = _frame_error(dtype, axes, origin - center)
+        err_d = _frame_error(dtype, axes, direction)
+        # A hit of the true or of the computed ray is at |t| <= reach: along the axis where the
+        # local direction is largest, the box is crossed within (half + |origin| + err) / |d|.
+        parts = (local_origin, local_direction, err_o, err_d, half_size)
+        shape = np.broadcast_shapes(*(np.shape(x) for x in parts))
+        lo_o, lo_d, e_o, e_d, half = (np.broadcast_to(x, shape) for x in parts)
+        k = np.argmax(np.abs(lo_d), axis=-1)[..., None]
+        pick = lambda x: np.take_along_axis(x, k, axis=-1)[..., 0]  # noqa: E731
+        speed = np.abs(pick(lo_d)) - pick(e_d)
+        reach = (np.abs(pick(half)) + np.abs(pick(lo_o)) + pick(e_o)) / speed
+        reach = np.where(speed > 0, reach, np.inf)
+        reach = np.minimum(reach, np.maximum(np.abs(t_min), np.abs(t_max)))
+        err = err_o + reach[..., None] * err_d
+    shrunk, grown = _bracket(half_size, err)
+    high = intersect_checked(local_origin, local_direction, *_local_box(grown), t_min, t_max).hit
+    if np.ndim(high) == 0:
+        if not high:
+            return RayHit(False, np.inf, np.inf)
+        nominal = intersect_checked(local_origin, local_direction, *_local_box(half_size), t_min,
+                                    t_max)
+        if intersect_checked(local_origin, local_direction, *_local_box(shrunk), t_min, t_max).hit:
+            return nominal
+        return RayHit(*ray_hit_rational(
+            to_frame_rational(origin, center, axes), to_frame_rational(direction, None, axes),
+            [-rational(h) for h in half_size], half_size, float(t_min), float(t_max)))
+    # a miss of the grown box is a miss for sure (most boxes, usually): bracket only the others
+    hit = np.zeros(high.shape, dtype=bool)
+    t_enter = np.full(high.shape, np.inf, dtype=dtype)
+    t_exit = np.full(high.shape, np.inf, dtype=dtype)
+    doubt = np.zeros(high.shape, dtype=bool)
+    if high.any():
+        sub = lambda x, tail=(3,): np.broadcast_to(x, high.shape + tail)[high]  # noqa: E731
+        args = (sub(local_origin), sub(local_direction))
+        limits = (sub(t_min, ()), sub(t_max, ()))
+        nominal = intersect_checked(*args, *_local_box(sub(half_size)), *limits)
+        hit[high], t_enter[high], t_exit[high] = nominal
+        doubt[high] = ~intersect_checked(*args, *_local_box(sub(shrunk)), *limits).hit
+    doubt = np.argwhere(doubt)
+    if len(doubt):
+        it = _items(hit.shape, origin=origin, direction=direction, center=center, axes=axes,
+                    half_size=half_size, t_min=t_min, t_max=t_max)
+        for index in map(tuple, doubt):
+            h = it["half_size"][index]
+            hit[index], t_enter[index], t_exit[index] = ray_hit_rational(
+                to_frame_rational(it["origin"][index], it["center"][index], it["axes"][index]),
+                to_frame_rational(it["direction"][index], None, it["axes"][index]),
+                [-rational(x) for x in h], h, float(it["t_min"][index]), float(it["t_max"][index]))
+    return RayHit(hit, t_enter, t_exit)
 
 
 class OBB:
@@ -187,8 +306,18 @@ class OBB:
         return (as_finite_points("point", point) - self._center) @ self._axes.T
 
     def contains(self, point: ArrayLike) -> Union[bool, np.ndarray]:
-        """True for each point in the closed box; ``point`` (3,) -> bool, (N, 3) -> (N,) bool."""
-        inside = np.all(np.abs(self._local(point)) <= self._half_size, axis=-1)
+        """True for each point in the closed box (exactly: ``|axes @ (p - center)| <=
+        half_size``); ``point`` (3,) -> bool, (N, 3) -> (N,) bool."""
+        point = as_finite_points("point", point)
+        with np.errstate(over="ignore", under="ignore"):
+            offset = point - self._center
+            local = np.abs(offset @ self._axes.T)
+            shrunk, grown = _bracket(self._half_size, _frame_error(np.float64, self._axes, offset))
+        inside = np.array(np.all(local <= shrunk, axis=-1))
+        unsure = ~inside & np.all(local <= grown, axis=-1)
+        for index in map(tuple, np.argwhere(unsure)):
+            u = to_frame_rational(point[index], self._center, self._axes)
+            inside[index] = all(abs(x) <= rational(h) for x, h in zip(u, self._half_size))
         return bool(inside) if inside.ndim == 0 else inside
 
     def closest_point(self, point: ArrayLike) -> np.ndarray:
@@ -224,8 +353,16 @@ class OBB:
         The triangle is moved into the box's frame and tested with ``triangle_overlaps_aabb``.
         """
         v = [as_finite_points(n, getattr(triangle, n)) for n in ("v0", "v1", "v2")]
-        local = [_to_box_frame(p, self._center, self._axes, np.float64) for p in v]
-        return overlaps_checked(*local, *_local_box(self._half_size))
+        with np.errstate(over="ignore", under="ignore"):
+            local = [_to_box_frame(p, self._center, self._axes, np.float64) for p in v]
+            err = _frame_error(np.float64, self._axes, *(p - self._center for p in v))
+        shrunk, grown = _bracket(self._half_size, err)
+        low = overlaps_checked(*local, *_local_box(shrunk))
+        if low == overlaps_checked(*local, *_local_box(grown)):
+            return low
+        return triangle_overlaps_rational(
+            *(to_frame_rational(p, self._center, self._axes) for p in v),
+            [-rational(h) for h in self._half_size], self._half_size)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, OBB):

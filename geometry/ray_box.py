@@ -121,7 +121,7 @@ def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_e
     # t_max): where they are within a few ulps of each other the rounded comparison may differ
     # from the exact one, and an empty box can pass only with entry == exit. Those boxes are
     # decided exactly. NaN (inf - inf: both overflowed) counts as near.
-    with np.errstate(invalid="ignore", over="ignore"):
+    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
         gap = np.subtract(t_exit, t_enter, out=scratch("gap", hit.shape, dtype))
         np.abs(gap, out=gap)
         size = np.abs(t_enter, out=scratch("size", hit.shape, dtype))
