@@ -158,6 +158,14 @@ def scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
     return buf[:size].reshape(shape)
 
 
+def take(x: Single | np.ndarray, idx: np.ndarray, *, point: bool = True) -> np.ndarray:
+    """Items ``idx`` of a flat argument: (k, 3) for points, (k,) for scalars, float64."""
+    if isinstance(x, Single):
+        value = np.array(x, dtype=np.float64)
+        return np.broadcast_to(value if point else value[0], (len(idx),) + ((3,) if point else ()))
+    return x[idx].astype(np.float64)
+
+
 def scalar(x: Single | np.ndarray):
     """The value of a per-item scalar argument: a numpy scalar or the chunk's (C,) array."""
     return x[0] if isinstance(x, Single) else x

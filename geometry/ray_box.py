@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._batch import Single, broadcast_items, rows, run_chunked, scalar, scratch
+from ._batch import broadcast_items, rows, run_chunked, scalar, scratch, take
 from ._exact import exact_meets
 from ._slab import can_prove_finite, slab_interval
 from ._tolerances import RAY_NEAR_TIE, UNDERFLOW_SLACK
@@ -91,15 +91,32 @@ def intersect_checked(origin, direction, box_min, box_max, t_min, t_max) -> RayH
     hit = np.empty(m, dtype=bool)
     t_enter = np.empty(m, dtype=dtype)
     t_exit = np.empty(m, dtype=dtype)
-    run_chunked(_intersect_chunk, m, items, [hit, t_enter, t_exit],
+    doubt = np.empty(m, dtype=bool)
+    run_chunked(_intersect_chunk, m, items, [hit, t_enter, t_exit, doubt],
                 boxes=(2, "box_min", 3, "box_max"), kernel_checks_boxes=True)
+    # The items the kernel could not decide by its rounded quotients, all at once (one exact
+    # pass per call, not per chunk); their t values are the kernel's, +inf on an exact miss.
+    idx = np.flatnonzero(doubt)
+    if idx.size:
+        o, d, lo, hi = (take(x, idx) for x in items[:4])
+        t_lo, t_hi = (take(x, idx, point=False) for x in items[4:])
+        exact = np.zeros(idx.size, dtype=bool)
+        full = ~(lo > hi).any(axis=1)  # incl. the empty-box infinities: a miss
+        if full.any():
+            exact[full] = exact_meets(*(np.ascontiguousarray(x[full].T) for x in (o, d)),
+                                      np.zeros((3, int(full.sum()))),
+                                      *(np.ascontiguousarray(x[full].T) for x in (lo, hi)),
+                                      t_lo[full], t_hi[full])
+        hit[idx] = exact
+        t_enter[idx[~exact]] = np.inf
+        t_exit[idx[~exact]] = np.inf
     if lead == ():
         return RayHit(bool(hit[0]), float(t_enter[0]), float(t_exit[0]))
     return RayHit(hit.reshape(lead), t_enter.reshape(lead), t_exit.reshape(lead))
 
 
 def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_enter, t_exit,
-                     check=None) -> None:
+                     doubt_out, check=None) -> None:
     """Kernel: write one chunk's hits and clamped parameter intervals (``check``: see
     ``run_chunked(kernel_checks_boxes=True)``)."""
     dtype = t_enter.dtype.type
@@ -128,14 +145,13 @@ def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_e
         size += np.abs(t_exit)
         size *= RAY_NEAR_TIE[dtype]
         size += UNDERFLOW_SLACK[dtype]  # subnormal quotients err by an absolute amount
-        doubt = np.logical_not(gap > size)
-    idx = np.flatnonzero(doubt)
-    if idx.size:
-        hit[idx] = _hit_exact(o, d, _take(box_min, idx), _take(box_max, idx), t_min, t_max, idx)
-    # Misses get +inf. numpy's masked writes (copyto(where=), putmask, where) cost several
-    # times more than arithmetic, so: max with a fill that is -inf on hits and +inf on misses.
-    fill = np.subtract(np.logical_not(hit, out=doubt), 0.5, dtype=dtype,
-                       out=scratch("fill", hit.shape, dtype))
+        np.logical_not(gap > size, out=doubt_out)  # decided exactly by intersect_checked
+    # Misses get +inf (doubtful items keep their t until decided). numpy's masked writes
+    # (copyto(where=), putmask, where) cost several times more than arithmetic, so: max with a
+    # fill that is -inf on hits and +inf on misses.
+    miss = np.logical_not(hit)
+    miss &= ~doubt_out
+    fill = np.subtract(miss, 0.5, dtype=dtype, out=scratch("fill", hit.shape, dtype))
     fill *= np.inf
     np.maximum(t_enter, fill, out=t_enter)
     np.maximum(t_exit, fill, out=t_exit)
@@ -151,26 +167,3 @@ def _clamp(op, x: np.ndarray, bound, out: np.ndarray) -> None:
         value, bound = bound, scratch("bound", out.shape, out.dtype)
         bound.fill(value)
     op(x, bound, out=out)
-
-
-def _hit_exact(o, d, box_min, box_max, t_min, t_max, idx) -> np.ndarray:
-    """Exact ``hit`` for the chunk's items ``idx`` (no quotients, see ``_exact``)."""
-    k = len(idx)
-
-    def block(x):  # (3, C) or (3, 1) -> (3, k) float64
-        x = x[:, idx] if x.shape[1] > 1 else x
-        return np.broadcast_to(x.astype(np.float64), (3, k))
-
-    def per_item(t):  # scalar or (C,) -> (k,) float64
-        v = np.asarray(scalar(t), dtype=np.float64)
-        return np.broadcast_to(v, (k,)) if v.ndim == 0 else v[idx]
-
-    # boxes arrive already picked (k rows) or as one shared box
-    lo, hi = (np.broadcast_to(rows(b, np.float64).astype(np.float64), (3, k))
-              for b in (box_min, box_max))
-    return exact_meets(block(o), block(d), np.zeros((3, k)), lo, hi, per_item(t_min),
-                       per_item(t_max))
-
-
-def _take(x, idx):
-    return x if isinstance(x, Single) else x[idx]

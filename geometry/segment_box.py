@@ -11,8 +11,8 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._batch import Single, broadcast_items, out_dtype, rows, run_chunked, scratch, sort_pair
-from ._exact import exact_meets, two_sum
+from ._batch import Single, broadcast_items, out_dtype, rows, run_chunked, scratch, sort_pair, take
+from ._exact import classify_segment_rational, exact_meets, two_sum
 from ._slab import can_prove_finite, slab_interval
 from ._tolerances import SEGMENT_NEAR_TIE
 from ._validate import as_boxes, as_finite_points, compute_dtype
@@ -77,14 +77,21 @@ def classify_checked(start, end, box_min, box_max) -> Union[IntersectionType, np
         {"start": start, "end": end, "box_min": box_min, "box_max": box_max}, dtype
     )
     out = np.empty(int(np.prod(lead, dtype=np.int64)), dtype=np.int8)
-    run_chunked(_classify_chunk, out.size, items, [out], boxes=(2, "box_min", 3, "box_max"),
-                kernel_checks_boxes=True)
+    doubt = np.empty(out.size, dtype=bool)
+    run_chunked(_classify_chunk, out.size, items, [out, doubt],
+                boxes=(2, "box_min", 3, "box_max"), kernel_checks_boxes=True)
+    # The items the kernel could not decide by its rounded quotients, all at once: one exact
+    # pass per call, not per chunk (its fixed cost would dominate chunks with a single doubt).
+    idx = np.flatnonzero(doubt)
+    if idx.size:
+        out[idx] = _classify_exact(*(take(x, idx) for x in items))
     if lead == ():
         return IntersectionType(int(out[0]))
     return out.reshape(lead)
 
 
-def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, check=None) -> None:
+def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, doubt_out: np.ndarray,
+                    check=None) -> None:
     """Kernel: write the class codes of one chunk into ``out``.
 
     Fast rule on the slab interval [entry, exit] (Williams et al.): hit iff entry <= exit,
@@ -127,29 +134,28 @@ def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, check=None) -
     doubt |= np.abs(gap, out=gap) <= SEGMENT_NEAR_TIE[dtype]
     if on_plane is not None:
         doubt |= on_plane
-    idx = np.flatnonzero(doubt)
-    if idx.size:
-        pick = lambda x: x[:, idx] if x.shape[1] > 1 else x  # noqa: E731
-        lo_box, hi_box = rows(_take(box_min, idx), dtype), rows(_take(box_max, idx), dtype)
-        codes[idx] = _classify_exact(pick(s), pick(e), lo_box, hi_box)
     out[...] = codes
+    doubt_out[...] = doubt  # decided exactly by classify_checked, after all chunks
 
 
-def _classify_exact(s, e, lo_box, hi_box) -> np.ndarray:
-    """Classes decided exactly, without quotients ((3, k) or (3, 1) blocks in)."""
-    k = max(x.shape[1] for x in (s, e, lo_box, hi_box))
-    s, e, lo_box, hi_box = (np.broadcast_to(x.astype(np.float64), (3, k))
-                            for x in (s, e, lo_box, hi_box))
-    d_hi, d_lo = two_sum(e, -s)  # e - s exactly (the kernel halved everything if it overflowed)
-    zeros, ones = np.zeros(k), np.ones(k)
-    hit = exact_meets(s, d_hi, d_lo, lo_box, hi_box, zeros, ones)
-    # Both endpoints strictly inside: the open box is convex, so the segment is inside.
-    inside = (lo_box < np.minimum(s, e)) & (np.maximum(s, e) < hi_box)
-    return np.add(hit, inside[0] & inside[1] & inside[2], dtype=np.int8)
-
-
-def _take(x, idx):
-    return x if isinstance(x, Single) else x[idx]
+def _classify_exact(start, end, box_min, box_max) -> np.ndarray:
+    """Classes decided exactly, without quotients ((k, 3) float64 items in)."""
+    codes = np.zeros(len(start), dtype=np.int8)
+    with np.errstate(over="ignore", invalid="ignore"):
+        empty = (box_min > box_max).any(axis=1)  # incl. the empty-box infinities: NONE
+        d_hi, d_lo = two_sum(end.T, -start.T)  # end - start exactly, where it does not overflow
+        rational_rows = ~empty & ~np.isfinite(d_hi).all(axis=0)
+    for i in np.flatnonzero(rational_rows):
+        codes[i] = classify_segment_rational(start[i], end[i], box_min[i], box_max[i])
+    rest = np.flatnonzero(~empty & ~rational_rows)
+    if rest.size:
+        s, e, lo, hi = (np.ascontiguousarray(x[rest].T) for x in (start, end, box_min, box_max))
+        hit = exact_meets(s, d_hi[:, rest], d_lo[:, rest], lo, hi, np.zeros(rest.size),
+                          np.ones(rest.size))
+        # Both endpoints strictly inside: the open box is convex, so the segment is inside.
+        inside = ((lo < np.minimum(s, e)) & (np.maximum(s, e) < hi)).all(axis=0)
+        codes[rest] = np.add(hit, inside, dtype=np.int8)
+    return codes
 
 
 def _halved(x):

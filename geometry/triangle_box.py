@@ -134,9 +134,10 @@ def _overlap_chunk(v0, v1, v2, box_min, box_max, out: np.ndarray) -> None:
     """Kernel: write one chunk's overlap flags into ``out``.
 
     The separating-axis test runs in the compute dtype; boxes where some axis's margin is within
-    its rounding-error bound (and no other axis separates beyond doubt) are decided again
-    exactly: in float64 where every coordinate lies on a coarse enough dyadic grid that float64
-    arithmetic is exact (integer and dyadic data), else in rationals.
+    its rounding-error bound (and no other axis separates beyond doubt) are decided again: in
+    float64, trusted where its own margins are clear of its error bounds or where every
+    coordinate lies on a dyadic grid coarse enough for float64 to be exact (integer and dyadic
+    data), else in rationals.
     """
     dtype = out_dtype(v0, v1, v2, box_min, box_max)
     # A canonical vertex order: every order of the same triangle takes the same rounding.
@@ -147,9 +148,11 @@ def _overlap_chunk(v0, v1, v2, box_min, box_max, out: np.ndarray) -> None:
     if idx.size:
         pick = lambda x: (x[:, idx] if x.shape[1] > 1 else x).astype(np.float64)  # noqa: E731
         blocks = [np.broadcast_to(pick(x), (3, idx.size)) for x in (p0, p1, p2, lo_box, hi_box)]
-        on_grid = dyadic_grid_exact(*blocks)
-        exact = _separating_axes(*blocks, np.float64, with_doubt=False)[0]
-        for j in np.flatnonzero(~on_grid):
+        # float64 first (for float32 data it is far finer); rationals where even that is in
+        # doubt and the data are not on a grid where float64 is exact
+        exact, unsure = _separating_axes(*blocks, np.float64, with_doubt=True)
+        unsure &= ~dyadic_grid_exact(*blocks)
+        for j in np.flatnonzero(unsure):
             exact[j] = triangle_overlaps_rational(*(b[:, j] for b in blocks))
         overlap[idx] = exact
     out[...] = overlap
