@@ -158,6 +158,31 @@ def scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
     return buf[:size].reshape(shape)
 
 
+class Flagged:
+    """An output for :func:`run_chunked` that collects the flat indices of flagged items:
+    slicing it gives the chunk's collector, whose ``add(mask)`` records the chunk's True items.
+    Memory grows with the flagged items only, not with N."""
+
+    def __init__(self) -> None:
+        self._parts: list[np.ndarray] = []  # list.append is atomic: safe from pool threads
+
+    def __getitem__(self, chunk: slice) -> "_ChunkFlags":
+        return _ChunkFlags(self._parts, chunk.start or 0)
+
+    def indices(self) -> np.ndarray:
+        return np.concatenate(self._parts) if self._parts else np.zeros(0, dtype=np.intp)
+
+
+class _ChunkFlags:
+    def __init__(self, parts: list, offset: int) -> None:
+        self._parts, self._offset = parts, offset
+
+    def add(self, mask: np.ndarray) -> None:
+        idx = np.flatnonzero(mask)
+        if idx.size:
+            self._parts.append(idx + self._offset)
+
+
 def take(x: Single | np.ndarray, idx: np.ndarray, *, point: bool = True) -> np.ndarray:
     """Items ``idx`` of a flat argument: (k, 3) for points, (k,) for scalars, float64."""
     if isinstance(x, Single):

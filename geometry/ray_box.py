@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._batch import broadcast_items, rows, run_chunked, scalar, scratch, take
+from ._batch import Flagged, broadcast_items, rows, run_chunked, scalar, scratch, take
 from ._exact import exact_meets
 from ._slab import can_prove_finite, slab_interval
 from ._tolerances import RAY_NEAR_TIE, UNDERFLOW_SLACK
@@ -91,12 +91,12 @@ def intersect_checked(origin, direction, box_min, box_max, t_min, t_max) -> RayH
     hit = np.empty(m, dtype=bool)
     t_enter = np.empty(m, dtype=dtype)
     t_exit = np.empty(m, dtype=dtype)
-    doubt = np.empty(m, dtype=bool)
+    doubt = Flagged()
     run_chunked(_intersect_chunk, m, items, [hit, t_enter, t_exit, doubt],
                 boxes=(2, "box_min", 3, "box_max"), kernel_checks_boxes=True)
     # The items the kernel could not decide by its rounded quotients, all at once (one exact
     # pass per call, not per chunk); their t values are the kernel's, +inf on an exact miss.
-    idx = np.flatnonzero(doubt)
+    idx = doubt.indices()
     if idx.size:
         o, d, lo, hi = (take(x, idx) for x in items[:4])
         t_lo, t_hi = (take(x, idx, point=False) for x in items[4:])
@@ -145,12 +145,13 @@ def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_e
         size += np.abs(t_exit)
         size *= RAY_NEAR_TIE[dtype]
         size += UNDERFLOW_SLACK[dtype]  # subnormal quotients err by an absolute amount
-        np.logical_not(gap > size, out=doubt_out)  # decided exactly by intersect_checked
+        doubt = np.logical_not(gap > size)
+    doubt_out.add(doubt)  # decided exactly by intersect_checked, after all chunks
     # Misses get +inf (doubtful items keep their t until decided). numpy's masked writes
     # (copyto(where=), putmask, where) cost several times more than arithmetic, so: max with a
     # fill that is -inf on hits and +inf on misses.
     miss = np.logical_not(hit)
-    miss &= ~doubt_out
+    miss &= ~doubt
     fill = np.subtract(miss, 0.5, dtype=dtype, out=scratch("fill", hit.shape, dtype))
     fill *= np.inf
     np.maximum(t_enter, fill, out=t_enter)

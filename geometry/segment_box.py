@@ -11,7 +11,8 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._batch import Single, broadcast_items, out_dtype, rows, run_chunked, scratch, sort_pair, take
+from ._batch import (Flagged, Single, broadcast_items, out_dtype, rows, run_chunked, scratch,
+                     sort_pair, take)
 from ._exact import classify_segment_rational, exact_meets, two_sum
 from ._slab import can_prove_finite, slab_interval
 from ._tolerances import SEGMENT_NEAR_TIE
@@ -77,12 +78,12 @@ def classify_checked(start, end, box_min, box_max) -> Union[IntersectionType, np
         {"start": start, "end": end, "box_min": box_min, "box_max": box_max}, dtype
     )
     out = np.empty(int(np.prod(lead, dtype=np.int64)), dtype=np.int8)
-    doubt = np.empty(out.size, dtype=bool)
+    doubt = Flagged()
     run_chunked(_classify_chunk, out.size, items, [out, doubt],
                 boxes=(2, "box_min", 3, "box_max"), kernel_checks_boxes=True)
     # The items the kernel could not decide by its rounded quotients, all at once: one exact
     # pass per call, not per chunk (its fixed cost would dominate chunks with a single doubt).
-    idx = np.flatnonzero(doubt)
+    idx = doubt.indices()
     if idx.size:
         out[idx] = _classify_exact(*(take(x, idx) for x in items))
     if lead == ():
@@ -90,7 +91,7 @@ def classify_checked(start, end, box_min, box_max) -> Union[IntersectionType, np
     return out.reshape(lead)
 
 
-def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, doubt_out: np.ndarray,
+def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, doubt_out,
                     check=None) -> None:
     """Kernel: write the class codes of one chunk into ``out``.
 
@@ -135,7 +136,7 @@ def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, doubt_out: np
     if on_plane is not None:
         doubt |= on_plane
     out[...] = codes
-    doubt_out[...] = doubt  # decided exactly by classify_checked, after all chunks
+    doubt_out.add(doubt)  # decided exactly by classify_checked, after all chunks
 
 
 def _classify_exact(start, end, box_min, box_max) -> np.ndarray:
