@@ -93,6 +93,9 @@ def exact_meets(o: np.ndarray, d_hi: np.ndarray, d_lo: np.ndarray, lo: np.ndarra
                                                  & _product_is_exact(b[j], mag[i], right)))
                 ok &= zero[i] | zero[j] | (left <= right)
 
+        # an empty box (the empty-box infinities included) is decided: it meets nothing
+        certain |= ~(lo <= hi).all(axis=0)
+
     for col in np.flatnonzero(~certain):
         ok[col] = _meets_rational(o[:, col], d_hi[:, col], d_lo[:, col], lo[:, col], hi[:, col],
                                   t_lo[col], t_hi[col])
@@ -100,24 +103,17 @@ def exact_meets(o: np.ndarray, d_hi: np.ndarray, d_lo: np.ndarray, lo: np.ndarra
 
 
 def _meets_rational(o, d_hi, d_lo, lo, hi, t_lo, t_hi) -> bool:
-    """:func:`exact_meets` for one column, in rational arithmetic."""
-    if (lo > hi).any() or t_lo > t_hi:
+    """:func:`exact_meets` for one column (a non-empty finite box), in rational arithmetic."""
+    if t_lo > t_hi:
         return False
-    enter = Fraction(t_lo) if np.isfinite(t_lo) else None  # None: unbounded
-    leave = Fraction(t_hi) if np.isfinite(t_hi) else None
-    for i in range(3):
-        d = Fraction(float(d_hi[i])) + Fraction(float(d_lo[i]))
-        oi, lo_i, hi_i = Fraction(float(o[i])), Fraction(float(lo[i])), Fraction(float(hi[i]))
-        if d == 0:
-            if not lo_i <= oi <= hi_i:
-                return False
-            continue
-        t0, t1 = (lo_i - oi) / d, (hi_i - oi) / d
-        if t0 > t1:
-            t0, t1 = t1, t0
-        enter = t0 if enter is None else max(enter, t0)
-        leave = t1 if leave is None else min(leave, t1)
-    return enter is None or leave is None or enter <= leave
+    direction = [rational(a) + rational(b) for a, b in zip(d_hi, d_lo)]
+    span = _line_interval([rational(x) for x in o], direction, [rational(x) for x in lo],
+                          [rational(x) for x in hi])
+    if span is False:
+        return False
+    entry, exit_ = span  # with entry <= exit and t_lo <= t_hi, the two intervals meet iff:
+    return ((entry is None or np.isinf(t_hi) or entry <= rational(t_hi))
+            and (exit_ is None or np.isinf(t_lo) or exit_ >= rational(t_lo)))
 
 
 def dyadic_grid_exact(*blocks: np.ndarray) -> np.ndarray:

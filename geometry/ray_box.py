@@ -98,15 +98,9 @@ def intersect_checked(origin, direction, box_min, box_max, t_min, t_max) -> RayH
     # pass per call, not per chunk); their t values are the kernel's, +inf on an exact miss.
     idx = doubt.indices()
     if idx.size:
-        o, d, lo, hi = (take(x, idx) for x in items[:4])
+        o, d, lo, hi = (np.ascontiguousarray(take(x, idx).T) for x in items[:4])
         t_lo, t_hi = (take(x, idx, point=False) for x in items[4:])
-        exact = np.zeros(idx.size, dtype=bool)
-        full = ~(lo > hi).any(axis=1)  # incl. the empty-box infinities: a miss
-        if full.any():
-            exact[full] = exact_meets(*(np.ascontiguousarray(x[full].T) for x in (o, d)),
-                                      np.zeros((3, int(full.sum()))),
-                                      *(np.ascontiguousarray(x[full].T) for x in (lo, hi)),
-                                      t_lo[full], t_hi[full])
+        exact = exact_meets(o, d, np.zeros_like(d), lo, hi, t_lo, t_hi)
         hit[idx] = exact
         t_enter[idx[~exact]] = np.inf
         t_exit[idx[~exact]] = np.inf

@@ -148,7 +148,7 @@ def _classify_exact(start, end, box_min, box_max) -> np.ndarray:
         rational_rows = ~empty & ~np.isfinite(d_hi).all(axis=0)
     for i in np.flatnonzero(rational_rows):
         codes[i] = classify_segment_rational(start[i], end[i], box_min[i], box_max[i])
-    rest = np.flatnonzero(~empty & ~rational_rows)
+    rest = np.flatnonzero(~rational_rows)  # exact_meets decides empty boxes itself
     if rest.size:
         s, e, lo, hi = (np.ascontiguousarray(x[rest].T) for x in (start, end, box_min, box_max))
         hit = exact_meets(s, d_hi[:, rest], d_lo[:, rest], lo, hi, np.zeros(rest.size),
