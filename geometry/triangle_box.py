@@ -143,14 +143,14 @@ def _overlap_chunk(v0, v1, v2, box_min, box_max, out: np.ndarray) -> None:
     # A canonical vertex order: every order of the same triangle takes the same rounding.
     p0, p1, p2 = _canonical(rows(v0, dtype), rows(v1, dtype), rows(v2, dtype))
     lo_box, hi_box = rows(box_min, dtype), rows(box_max, dtype)
-    overlap, doubt = _separating_axes(p0, p1, p2, lo_box, hi_box, dtype, with_doubt=True)
+    overlap, doubt = _separating_axes(p0, p1, p2, lo_box, hi_box, dtype)
     idx = np.flatnonzero(doubt)
     if idx.size:
         pick = lambda x: (x[:, idx] if x.shape[1] > 1 else x).astype(np.float64)  # noqa: E731
         blocks = [np.broadcast_to(pick(x), (3, idx.size)) for x in (p0, p1, p2, lo_box, hi_box)]
         # float64 first (for float32 data it is far finer); rationals where even that is in
         # doubt and the data are not on a grid where float64 is exact
-        exact, unsure = _separating_axes(*blocks, np.float64, with_doubt=True)
+        exact, unsure = _separating_axes(*blocks, np.float64)
         unsure &= ~dyadic_grid_exact(*blocks)
         for j in np.flatnonzero(unsure):
             exact[j] = triangle_overlaps_rational(*(b[:, j] for b in blocks))
@@ -158,9 +158,9 @@ def _overlap_chunk(v0, v1, v2, box_min, box_max, out: np.ndarray) -> None:
     out[...] = overlap
 
 
-def _separating_axes(p0, p1, p2, lo_box, hi_box, dtype, *, with_doubt: bool):
-    """``(overlap, doubt)``: the separating-axis answer in ``dtype`` and, with ``with_doubt``,
-    where rounding could have changed it (else ``doubt`` is None)."""
+def _separating_axes(p0, p1, p2, lo_box, hi_box, dtype):
+    """``(overlap, doubt)``: the separating-axis answer in ``dtype``, and where rounding could
+    have changed it."""
     # Box normals: the triangle's bounding box must meet the box (exact comparisons). This also
     # rejects empty boxes, whose min > max on some axis.
     tri_lo = np.minimum(np.minimum(p0, p1), p2)
@@ -168,33 +168,30 @@ def _separating_axes(p0, p1, p2, lo_box, hi_box, dtype, *, with_doubt: bool):
     meets = np.maximum(lo_box, tri_lo) <= np.minimum(hi_box, tri_hi)
     meets = meets[0] & meets[1] & meets[2]
     overlap = meets.copy()
-    near = separated = None
+    near = np.zeros_like(meets)
+    separated = np.zeros_like(meets)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         # Everything relative to v0: the box's corners and the other two vertices.
         lo, hi = lo_box - p0, hi_box - p0
         q1, q2 = p1 - p0, p2 - p0
         edges = (q1, p2 - p1, p0 - p2)  # each rounded once
-        if with_doubt:
-            scale = np.maximum(np.abs(lo).max(axis=0), np.abs(hi).max(axis=0))
-            scale = np.maximum(scale, np.maximum(np.abs(q1).max(axis=0), np.abs(q2).max(axis=0)))
-            unit, tiny = UNIT_ROUNDOFF[dtype], UNDERFLOW_SLACK[dtype]
-            square = scale * scale
-            bounds = (TRIANGLE_NORMAL_BOUND * unit * square * scale + tiny,
-                      TRIANGLE_EDGE_AXIS_BOUND * unit * square + tiny)
-            near = np.zeros_like(meets)
-            separated = np.zeros_like(meets)
+        scale = np.maximum(np.abs(lo).max(axis=0), np.abs(hi).max(axis=0))
+        scale = np.maximum(scale, np.maximum(np.abs(q1).max(axis=0), np.abs(q2).max(axis=0)))
+        unit, tiny = UNIT_ROUNDOFF[dtype], UNDERFLOW_SLACK[dtype]
+        square = scale * scale
+        normal_bound = TRIANGLE_NORMAL_BOUND * unit * square * scale + tiny
+        edge_bound = TRIANGLE_EDGE_AXIS_BOUND * unit * square + tiny
 
         def check(margin, bound, live=True):
             nonlocal overlap, near, separated
             overlap = overlap & (margin >= 0)
-            if with_doubt:
-                # NaN (overflow) counts as near; an exactly zero axis separates nothing
-                near = near | (live & ~(np.abs(margin) > bound))
-                separated = separated | (margin < -bound)
+            # NaN (overflow) counts as near; an exactly zero axis separates nothing
+            near = near | (live & ~(np.abs(margin) > bound))
+            separated = separated | (margin < -bound)
 
         # The triangle's plane (through v0, so the triangle projects to 0).
         low, high = _extent(_cross(q1, q2), lo, hi)
-        check(np.minimum(-low, high), bounds[0] if with_doubt else None)
+        check(np.minimum(-low, high), normal_bound)
         # Box axis x triangle edge: the triangle projects to the span of {0, a.q1, a.q2}.
         for edge in edges:
             # e_k x edge is exactly zero iff the edge's other two components are (a rounded
@@ -206,8 +203,7 @@ def _separating_axes(p0, p1, p2, lo_box, hi_box, dtype, *, with_doubt: bool):
                 tri_min = np.minimum(np.minimum(tri[0], tri[1]), 0)
                 tri_max = np.maximum(np.maximum(tri[0], tri[1]), 0)
                 low, high = _extent(axis, lo, hi)
-                check(np.minimum(tri_max - low, high - tri_min),
-                      bounds[1] if with_doubt else None, live)
+                check(np.minimum(tri_max - low, high - tri_min), edge_bound, live)
     # A vertex in the closed box overlaps, whatever the rounding of the projections says
     # (exact comparisons; touching at a vertex is the commonest exact contact).
     inside = _vertex_inside(p0, lo_box, hi_box) | _vertex_inside(p1, lo_box, hi_box)
@@ -215,6 +211,4 @@ def _separating_axes(p0, p1, p2, lo_box, hi_box, dtype, *, with_doubt: bool):
     overlap = overlap | inside
     # Products of coordinates near 1e308 can overflow and make inf - inf = NaN inside (ignored
     # above); a NaN comparison is False. The result is boolean, so no NaN leaves this function.
-    if not with_doubt:
-        return overlap, None
     return overlap, near & ~separated & meets & ~inside
