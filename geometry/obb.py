@@ -47,9 +47,8 @@ def _obb_arguments(center: ArrayLike, axes: ArrayLike, half_size: ArrayLike):
     return center, axes, half_size
 
 
-def _to_box_frame(points: np.ndarray, center, axes: np.ndarray, dtype) -> np.ndarray:
-    """``axes @ (p - center)`` per item (``center=None``: a direction, not a point)."""
-    offset = points if center is None else points - center
+def _to_box_frame(offset: np.ndarray, axes: np.ndarray, dtype) -> np.ndarray:
+    """``axes @ offset`` per item: ``offset`` is ``p - center`` for a point, or a direction."""
     return np.einsum("...ij,...j->...i", axes, offset).astype(dtype, copy=False)
 
 
@@ -126,20 +125,12 @@ def classify_segment_obb(
     )
     dtype = compute_dtype(start, end, center, axes, half_size)
     with np.errstate(over="ignore", under="ignore"):  # overflow/underflow keep the order of values
-        local_start = _to_box_frame(start, center, axes, dtype)
-        local_end = _to_box_frame(end, center, axes, dtype)
-        err = _frame_error(dtype, axes, start - center, end - center)
+        offsets = (start - center, end - center)
+        local_start, local_end = (_to_box_frame(x, axes, dtype) for x in offsets)
+        err = _frame_error(dtype, axes, *offsets)
     shrunk, grown = _bracket(half_size, err)
-    high = classify_checked(local_start, local_end, *_local_box(grown))
-    if np.ndim(high) == 0:
-        if high == IntersectionType.NONE or high == classify_checked(
-                local_start, local_end, *_local_box(shrunk)):
-            return high
-        return IntersectionType(classify_segment_rational(
-            to_frame_rational(start, center, axes), to_frame_rational(end, center, axes),
-            [-rational(h) for h in half_size], half_size))
     # NONE for the grown box is NONE for sure (most boxes, usually): bracket only the others
-    out = np.array(high)
+    out = np.array(classify_checked(local_start, local_end, *_local_box(grown)), dtype=np.int8)
     maybe = out != 0
     doubt = np.zeros(out.shape, dtype=bool)
     if maybe.any():
@@ -155,7 +146,7 @@ def classify_segment_obb(
                 to_frame_rational(it["start"][index], it["center"][index], it["axes"][index]),
                 to_frame_rational(it["end"][index], it["center"][index], it["axes"][index]),
                 [-rational(x) for x in h], h)
-    return out
+    return IntersectionType(int(out)) if out.ndim == 0 else out
 
 
 def intersect_ray_obb(
@@ -193,9 +184,10 @@ def intersect_ray_obb(
     )
     dtype = compute_dtype(origin, direction, center, axes, half_size)
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
-        local_origin = _to_box_frame(origin, center, axes, dtype)
-        local_direction = _to_box_frame(direction, None, axes, dtype)
-        err_o = _frame_error(dtype, axes, origin - center)
+        offset = origin - center
+        local_origin = _to_box_frame(offset, axes, dtype)
+        local_direction = _to_box_frame(direction, axes, dtype)
+        err_o = _frame_error(dtype, axes, offset)
         err_d = _frame_error(dtype, axes, direction)
         # A hit of the true or of the computed ray is at |t| <= reach: along the axis where the
         # local direction is largest, the box is crossed within (half + |origin| + err) / |d|.
@@ -210,18 +202,9 @@ def intersect_ray_obb(
         reach = np.minimum(reach, np.maximum(np.abs(t_min), np.abs(t_max)))
         err = err_o + reach[..., None] * err_d
     shrunk, grown = _bracket(half_size, err)
-    high = intersect_checked(local_origin, local_direction, *_local_box(grown), t_min, t_max).hit
-    if np.ndim(high) == 0:
-        if not high:
-            return RayHit(False, np.inf, np.inf)
-        nominal = intersect_checked(local_origin, local_direction, *_local_box(half_size), t_min,
-                                    t_max)
-        if intersect_checked(local_origin, local_direction, *_local_box(shrunk), t_min, t_max).hit:
-            return nominal
-        return RayHit(*ray_hit_rational(
-            to_frame_rational(origin, center, axes), to_frame_rational(direction, None, axes),
-            [-rational(h) for h in half_size], half_size, float(t_min), float(t_max)))
     # a miss of the grown box is a miss for sure (most boxes, usually): bracket only the others
+    high = np.asarray(intersect_checked(local_origin, local_direction, *_local_box(grown), t_min,
+                                        t_max).hit)
     hit = np.zeros(high.shape, dtype=bool)
     t_enter = np.full(high.shape, np.inf, dtype=dtype)
     t_exit = np.full(high.shape, np.inf, dtype=dtype)
@@ -243,6 +226,8 @@ def intersect_ray_obb(
                 to_frame_rational(it["origin"][index], it["center"][index], it["axes"][index]),
                 to_frame_rational(it["direction"][index], None, it["axes"][index]),
                 [-rational(x) for x in h], h, float(it["t_min"][index]), float(it["t_max"][index]))
+    if hit.ndim == 0:
+        return RayHit(bool(hit), float(t_enter), float(t_exit))
     return RayHit(hit, t_enter, t_exit)
 
 
@@ -354,8 +339,9 @@ class OBB:
         """
         v = [as_finite_points(n, getattr(triangle, n)) for n in ("v0", "v1", "v2")]
         with np.errstate(over="ignore", under="ignore"):
-            local = [_to_box_frame(p, self._center, self._axes, np.float64) for p in v]
-            err = _frame_error(np.float64, self._axes, *(p - self._center for p in v))
+            offsets = [p - self._center for p in v]
+            local = [_to_box_frame(x, self._axes, np.float64) for x in offsets]
+            err = _frame_error(np.float64, self._axes, *offsets)
         shrunk, grown = _bracket(self._half_size, err)
         low = overlaps_checked(*local, *_local_box(shrunk))
         if low == overlaps_checked(*local, *_local_box(grown)):
