@@ -88,16 +88,16 @@ def triangle_overlaps(triangles: np.ndarray, boxes: Boxes) -> np.ndarray:
     out = np.zeros(len(boxes), dtype=bool)
     if len(triangles) == 0 or len(boxes) == 0:
         return out
-    aabb, obb = ~boxes.is_obb, boxes.is_obb
-    axes = boxes.axes
+    aabb = ~boxes.is_obb
+    rotated = _rotated(boxes)  # taken once, not per triangle
     for v0, v1, v2 in triangles:
         if aabb.any():
             out[aabb] |= np.asarray(geometry.triangle_overlaps_aabb(
                 v0, v1, v2, boxes.box_min[aabb], boxes.box_max[aabb]))
-        if obb.any():
-            c, a, h = boxes.center[obb], axes[obb], boxes.half_size[obb]
+        if rotated is not None:
+            c, a, h = rotated
             local = [np.einsum("nij,nj->ni", a, v - c) for v in (v0, v1, v2)]
-            out[obb] |= np.asarray(geometry.triangle_overlaps_aabb(*local, -h, h))
+            out[boxes.is_obb] |= np.asarray(geometry.triangle_overlaps_aabb(*local, -h, h))
     return out
 
 
