@@ -80,11 +80,8 @@ def first_hit(origin, direction, boxes: Boxes) -> tuple[int | None, float]:
 
 
 def triangle_overlaps(triangles: np.ndarray, boxes: Boxes) -> np.ndarray:
-    """(N,) bool: box overlaps at least one triangle (``geometry.triangle_overlaps_aabb``).
-
-    Rotated boxes are tested in their own frame: the triangle's vertices are expressed in the
-    box's axes (a change of coordinates, not a re-implementation) against [-half, half].
-    """
+    """(N,) bool: box overlaps at least one triangle (``geometry.triangle_overlaps_aabb``, and
+    ``geometry.triangle_overlaps_obb`` for the rotated boxes)."""
     out = np.zeros(len(boxes), dtype=bool)
     if len(triangles) == 0 or len(boxes) == 0:
         return out
@@ -95,9 +92,7 @@ def triangle_overlaps(triangles: np.ndarray, boxes: Boxes) -> np.ndarray:
             out[aabb] |= np.asarray(geometry.triangle_overlaps_aabb(
                 v0, v1, v2, boxes.box_min[aabb], boxes.box_max[aabb]))
         if rotated is not None:
-            c, a, h = rotated
-            local = [np.einsum("nij,nj->ni", a, v - c) for v in (v0, v1, v2)]
-            out[boxes.is_obb] |= np.asarray(geometry.triangle_overlaps_aabb(*local, -h, h))
+            out[boxes.is_obb] |= np.asarray(geometry.triangle_overlaps_obb(v0, v1, v2, *rotated))
     return out
 
 

@@ -12,7 +12,7 @@ docstrings restate it per function.
 
 from ._batch import get_num_threads, set_num_threads
 from .aabb import AABB
-from .obb import OBB, classify_segment_obb, intersect_ray_obb
+from .obb import OBB, classify_segment_obb, intersect_ray_obb, triangle_overlaps_obb
 from .primitives import Ray, Segment, Triangle
 from .ray_box import intersect_ray_aabb
 from .results import IntersectionType, RayHit
@@ -34,4 +34,5 @@ __all__ = [
     "intersect_ray_obb",
     "set_num_threads",
     "triangle_overlaps_aabb",
+    "triangle_overlaps_obb",
 ]

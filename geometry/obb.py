@@ -35,7 +35,7 @@ from .results import IntersectionType, RayHit
 from .segment_box import classify_checked
 from .triangle_box import overlaps_checked
 
-__all__ = ["OBB", "classify_segment_obb", "intersect_ray_obb"]
+__all__ = ["OBB", "classify_segment_obb", "intersect_ray_obb", "triangle_overlaps_obb"]
 
 
 def _obb_arguments(center: ArrayLike, axes: ArrayLike, half_size: ArrayLike):
@@ -85,6 +85,24 @@ def _bracket(half_size: np.ndarray, err: np.ndarray) -> tuple[np.ndarray, np.nda
         return shrunk, np.minimum(np.nextafter(half + err, np.inf), big)
 
 
+def _bracketed(query, local_items, half_size, err, dtype):
+    """``(answer, doubt)``: ``query(*local_items, lo, hi)`` for the box grown by ``err``, and the
+    indices (``np.argwhere``) where the shrunk box answers otherwise, so the exact answer is open.
+
+    ``query`` answers 0 / False for a miss, and a miss of the grown box is a miss for sure (most
+    boxes, usually): only the others are asked again for the shrunk box.
+    """
+    shrunk, grown = _bracket(half_size, err)
+    out = np.array(query(*local_items, *_local_box(grown)), dtype=dtype)
+    maybe = out != 0
+    doubt = np.zeros(out.shape, dtype=bool)
+    if maybe.any():
+        sub = lambda x: np.broadcast_to(x, out.shape + (3,))[maybe]  # noqa: E731
+        low = query(*(sub(x) for x in local_items), *_local_box(sub(shrunk)))
+        doubt[maybe] = low != out[maybe]
+    return out, np.argwhere(doubt)
+
+
 def _items(lead: tuple, **arrays) -> dict:
     """Each argument broadcast to the leading shape ``lead`` (for per-item rational fallbacks)."""
     tails = {"axes": (3, 3)}
@@ -128,16 +146,7 @@ def classify_segment_obb(
         offsets = (start - center, end - center)
         local_start, local_end = (_to_box_frame(x, axes, dtype) for x in offsets)
         err = _frame_error(dtype, axes, *offsets)
-    shrunk, grown = _bracket(half_size, err)
-    # NONE for the grown box is NONE for sure (most boxes, usually): bracket only the others
-    out = np.array(classify_checked(local_start, local_end, *_local_box(grown)), dtype=np.int8)
-    maybe = out != 0
-    doubt = np.zeros(out.shape, dtype=bool)
-    if maybe.any():
-        sub = lambda x: np.broadcast_to(x, out.shape + (3,))[maybe]  # noqa: E731
-        low = classify_checked(sub(local_start), sub(local_end), *_local_box(sub(shrunk)))
-        doubt[maybe] = low != out[maybe]
-    doubt = np.argwhere(doubt)
+    out, doubt = _bracketed(classify_checked, (local_start, local_end), half_size, err, np.int8)
     if len(doubt):
         it = _items(out.shape, start=start, end=end, center=center, axes=axes, half_size=half_size)
         for index in map(tuple, doubt):
@@ -229,6 +238,54 @@ def intersect_ray_obb(
     if hit.ndim == 0:
         return RayHit(bool(hit), float(t_enter), float(t_exit))
     return RayHit(hit, t_enter, t_exit)
+
+
+def triangle_overlaps_obb(
+    v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, center: ArrayLike, axes: ArrayLike,
+    half_size: ArrayLike,
+) -> Union[bool, np.ndarray]:
+    """True for each oriented box that shares at least one point with the triangle.
+
+    Semantics as :func:`triangle_overlaps_aabb` (closed triangle, closed box, touching counts,
+    degenerate triangles are their segment or point), for the box ``{center + axes.T @ u :
+    |u_i| <= half_size_i}``; a negative ``half_size`` makes the box empty (False). The triangle
+    is moved into the box's frame (the image of a triangle under that affine map is the triangle
+    of the images) and tested there. Exact for the float inputs, also for triangles touching the
+    box within rounding of the frame change.
+
+    Parameters
+    ----------
+    v0, v1, v2 : (3,) or (N, 3) array_like
+        The triangles' vertices.
+    center, half_size : (3,) or (N, 3) array_like
+    axes : (3, 3) or (N, 3, 3) array_like
+        Rows orthonormal within 1e-6, else ``ValueError``.
+
+    Returns
+    -------
+    bool or (N,) bool ndarray
+        A Python bool when every argument is a single item.
+    """
+    vertices = [as_finite_points(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))]
+    center, axes, half_size = _obb_arguments(center, axes, half_size)
+    shapes = {"v0": vertices[0].shape, "v1": vertices[1].shape, "v2": vertices[2].shape,
+              "center": center.shape, "axes": axes.shape, "half_size": half_size.shape}
+    broadcast_leading(shapes, {name: 2 if name == "axes" else 1 for name in shapes})
+    dtype = compute_dtype(*vertices, center, axes, half_size)
+    with np.errstate(over="ignore", under="ignore"):
+        offsets = [v - center for v in vertices]
+        local = tuple(_to_box_frame(x, axes, dtype) for x in offsets)
+        err = _frame_error(dtype, axes, *offsets)
+    out, doubt = _bracketed(overlaps_checked, local, half_size, err, bool)
+    if len(doubt):
+        it = _items(out.shape, v0=vertices[0], v1=vertices[1], v2=vertices[2], center=center,
+                    axes=axes, half_size=half_size)
+        for index in map(tuple, doubt):
+            c, a, h = it["center"][index], it["axes"][index], it["half_size"][index]
+            out[index] = triangle_overlaps_rational(
+                *(to_frame_rational(it[name][index], c, a) for name in ("v0", "v1", "v2")),
+                [-rational(x) for x in h], h)
+    return bool(out) if out.ndim == 0 else out
 
 
 class OBB:
@@ -335,20 +392,10 @@ class OBB:
     def overlaps(self, triangle) -> bool:
         """Whether a :class:`~geometry.Triangle` shares a point with this box.
 
-        The triangle is moved into the box's frame and tested with ``triangle_overlaps_aabb``.
+        See :func:`triangle_overlaps_obb`.
         """
-        v = [as_finite_points(n, getattr(triangle, n)) for n in ("v0", "v1", "v2")]
-        with np.errstate(over="ignore", under="ignore"):
-            offsets = [p - self._center for p in v]
-            local = [_to_box_frame(x, self._axes, np.float64) for x in offsets]
-            err = _frame_error(np.float64, self._axes, *offsets)
-        shrunk, grown = _bracket(self._half_size, err)
-        low = overlaps_checked(*local, *_local_box(shrunk))
-        if low == overlaps_checked(*local, *_local_box(grown)):
-            return low
-        return triangle_overlaps_rational(
-            *(to_frame_rational(p, self._center, self._axes) for p in v),
-            [-rational(h) for h in self._half_size], self._half_size)
+        return triangle_overlaps_obb(triangle.v0, triangle.v1, triangle.v2, self._center,
+                                     self._axes, self._half_size)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, OBB):

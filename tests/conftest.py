@@ -38,6 +38,10 @@ from hypothesis import strategies as st
 ROOT = Path(__file__).resolve().parents[1]
 if sys.path[:1] != [str(ROOT)]:
     sys.path.insert(0, str(ROOT))
+# The exact (Fraction) reference, for app tests too (pytest adds tests/geometry/ only when it
+# collects a test there).
+if str(ROOT / "tests" / "geometry") not in sys.path:
+    sys.path.append(str(ROOT / "tests" / "geometry"))
 
 # --- hypothesis profiles -------------------------------------------------------------------
 _COMMON = dict(

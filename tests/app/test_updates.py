@@ -4,12 +4,13 @@ move can have changed, and always the same answer as recomputing everything."""
 import numpy as np
 import pytest
 
+import exact_reference as ref
 import geometry
 from app.presets import random_scene
 from app.renderers import write_rows
 from app.renderers.boxes import model_matrices
 from app.scene import Boxes, resolve_scene
-from app.state import DemoState, classify_boxes, first_hit
+from app.state import DemoState, classify_boxes, first_hit, triangle_overlaps
 
 
 class FakeBuffer:
@@ -77,3 +78,27 @@ def test_rays_are_traced_again_only_when_boxes_move():
     for r, (o, d) in enumerate(zip(state.scene.ray_origins, state.scene.ray_directions)):
         i, t = first_hit(o, d, state.boxes)
         assert state.rays.box[r] == (-1 if i is None else i) and state.rays.t[r] == t
+
+
+def test_triangle_highlight_of_rotated_boxes_is_the_exact_answer():
+    """Triangles with a vertex on a rotated box's corner (mapped to the world in floats, so
+    within an ulp of it): the highlight is geometry's exact answer, as the reference gives it."""
+    boxes = random_scene(60, seed=4).boxes
+    obb = np.flatnonzero(boxes.is_obb)
+    assert len(obb) >= 5
+    rng = np.random.default_rng(8)
+    triangles = []
+    for i in obb[:5]:
+        corner = boxes.center[i] + boxes.axes[i].T @ (rng.choice([-1.0, 1.0], 3) * boxes.half_size[i])
+        outward = boxes.axes[i].T @ np.sign(boxes.axes[i] @ (corner - boxes.center[i]))
+        triangles.append([corner, corner + outward, corner + outward + rng.normal(size=3)])
+    triangles = np.array(triangles)
+    got = triangle_overlaps(triangles, boxes)
+    for i in range(len(boxes)):
+        if boxes.is_obb[i]:
+            want = any(ref.triangle_overlaps_obb(*t, boxes.center[i], boxes.axes[i],
+                                                 boxes.half_size[i]) for t in triangles)
+        else:
+            want = any(ref.triangle_overlaps_aabb(*t, boxes.box_min[i], boxes.box_max[i])
+                       for t in triangles)
+        assert got[i] == want, f"box {i} (obb={boxes.is_obb[i]}): expected {want}, got {got[i]}"

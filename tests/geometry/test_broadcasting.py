@@ -16,6 +16,7 @@ from geometry import (
     intersect_ray_aabb,
     intersect_ray_obb,
     triangle_overlaps_aabb,
+    triangle_overlaps_obb,
 )
 
 N = 7
@@ -81,6 +82,10 @@ def test_obb_mixes_with_per_item_axes():
         full = [POINTS["a"], DIRECTION, center, axes, half]
         expected = _one_by_one(intersect_ray_obb, full, shared)
         assert intersect_ray_obb(*args).hit.tolist() == [e.hit for e in expected], f"shared={shared}"
+    for shared, args in _mixes([POINTS["a"], POINTS["b"], POINTS["c"], center, axes, half]):
+        full = [POINTS["a"], POINTS["b"], POINTS["c"], center, axes, half]
+        expected = _one_by_one(triangle_overlaps_obb, full, shared)
+        assert triangle_overlaps_obb(*args).tolist() == expected, f"triangle, shared={shared}"
 
 
 def test_leading_dimensions_broadcast_like_numpy():

@@ -13,6 +13,7 @@ from geometry import (
     intersect_ray_aabb,
     intersect_ray_obb,
     triangle_overlaps_aabb,
+    triangle_overlaps_obb,
 )
 
 NAN, INF = np.nan, np.inf
@@ -32,6 +33,8 @@ FUNCTIONS = {
                           {"origin": P, "direction": Q, "center": P, "axes": I3, "half_size": H}),
     "triangle_overlaps_aabb": (triangle_overlaps_aabb,
                                {"v0": P, "v1": Q, "v2": HI, "box_min": LO, "box_max": HI}),
+    "triangle_overlaps_obb": (triangle_overlaps_obb,
+                              {"v0": P, "v1": Q, "v2": HI, "center": P, "axes": I3, "half_size": H}),
 }
 
 
@@ -108,14 +111,18 @@ BAD_AXES = {
 }
 
 
-@pytest.mark.parametrize("function_name", ["classify_segment_obb", "intersect_ray_obb"])
+@pytest.mark.parametrize(
+    "function_name", ["classify_segment_obb", "intersect_ray_obb", "triangle_overlaps_obb"]
+)
 @pytest.mark.parametrize("axes", BAD_AXES.values(), ids=BAD_AXES.keys())
 def test_non_orthonormal_axes_are_rejected(function_name, axes):
     with pytest.raises(ValueError, match="axes"):
         call(function_name, axes=axes)
 
 
-@pytest.mark.parametrize("function_name", ["classify_segment_obb", "intersect_ray_obb"])
+@pytest.mark.parametrize(
+    "function_name", ["classify_segment_obb", "intersect_ray_obb", "triangle_overlaps_obb"]
+)
 @pytest.mark.parametrize("shape", [(3,), (3, 4), (4, 3), (2, 3)])
 def test_wrong_axes_shape_is_rejected(function_name, shape):
     with pytest.raises(ValueError, match="axes"):
