@@ -26,6 +26,8 @@ SEGMENT_NEAR_TIE = {np.float64: 2.0**-46, np.float32: 2.0**-18}
 #: Ray vs box: ``|t_exit - t_enter|`` at most this times ``|t_enter| + |t_exit|`` (plus
 #: UNDERFLOW_SLACK) is a near-tie. A quotient takes two roundings, so the difference errs by at
 #: most 2 units of rounding times that sum (2**-52 in float64, 2**-23 in float32); 8x that.
+#: The kernel tests the superset ``|gap| <= 3 * RAY_NEAR_TIE * |t_exit|`` (see ray_box), which
+#: needs one absolute value instead of two.
 RAY_NEAR_TIE = {np.float64: 2.0**-49, np.float32: 2.0**-20}
 
 #: Absolute slack for quantities that may have underflowed into subnormals, whose rounding

@@ -5,12 +5,15 @@ References: Kay & Kajiya, SIGGRAPH 1986; Williams, Barrus, Morley & Shirley, JGT
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._batch import Flagged, broadcast_items, rows, run_chunked, scalar, scratch, take
+from ._batch import (Flagged, Single, broadcast_items, chunk_size, constant, rows, run_chunked,
+                     scalar, scratch, take)
 from ._exact import exact_meets
-from ._slab import can_prove_finite, slab_interval
+from ._slab import SharedLine, shared_line, slab_interval
 from ._tolerances import RAY_NEAR_TIE, UNDERFLOW_SLACK
 from ._validate import as_boxes, as_finite_points, as_scalars, check_nonzero_direction, compute_dtype
 from .results import RayHit
@@ -92,8 +95,13 @@ def intersect_checked(origin, direction, box_min, box_max, t_min, t_max) -> RayH
     t_enter = np.empty(m, dtype=dtype)
     t_exit = np.empty(m, dtype=dtype)
     doubt = Flagged()
-    run_chunked(_intersect_chunk, m, items, [hit, t_enter, t_exit, doubt],
-                boxes=(2, "box_min", 3, "box_max"), kernel_checks_boxes=True)
+    kernel = _intersect_chunk
+    if isinstance(items[0], Single) and isinstance(items[1], Single):
+        kernel = partial(_intersect_chunk, line=shared_line(rows(items[0], dtype),
+                                                            rows(items[1], dtype)))
+    run_chunked(kernel, m, items, [hit, t_enter, t_exit, doubt],
+                boxes=(2, "box_min", 3, "box_max"), kernel_checks_boxes=True,
+                chunk=chunk_size(dtype))
     # The items the kernel could not decide by its rounded quotients, all at once (one exact
     # pass per call, not per chunk); their t values are the kernel's, +inf on an exact miss.
     idx = doubt.indices()
@@ -110,42 +118,39 @@ def intersect_checked(origin, direction, box_min, box_max, t_min, t_max) -> RayH
 
 
 def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_enter, t_exit,
-                     doubt_out, check=None) -> None:
+                     doubt_out, check=None, line: SharedLine | None = None) -> None:
     """Kernel: write one chunk's hits and clamped parameter intervals (``check``: see
-    ``run_chunked(kernel_checks_boxes=True)``)."""
+    ``run_chunked(kernel_checks_boxes=True)``; ``line``: the ray, when every item shares it)."""
     dtype = t_enter.dtype.type
-    o, d = rows(origin, dtype), rows(direction, dtype)
-    if check is not None and not can_prove_finite(o, d, box_min, box_max):
-        box_min, box_max = check(box_min, box_max)
-        check = None
+    if line is None:
+        o, d = rows(origin, dtype), rows(direction, dtype)
+    else:
+        o, d = line.o, line.d
     with np.errstate(over="ignore", under="ignore"):  # see slab_interval
-        entry, exit_, _, finite = slab_interval(o, d, box_min, box_max, dtype,
-                                                prove_finite=check is not None)
-        if check is not None and not finite:
-            box_min, box_max = check(box_min, box_max)  # raises, or replaces infinities
-            entry, exit_, _, _ = slab_interval(o, d, box_min, box_max, dtype)
+        entry, exit_, _ = slab_interval(o, d, box_min, box_max, dtype, check, line=line)
     # Written straight into this chunk's output slices: no temporaries of the chunk's size.
     _clamp(np.maximum, entry, scalar(t_min), t_enter)
     _clamp(np.minimum, exit_, scalar(t_max), t_exit)
-    np.less_equal(t_enter, t_exit, out=hit)
     # t_enter and t_exit are rounded quotients of different axes (or a quotient and t_min /
     # t_max): where they are within a few ulps of each other the rounded comparison may differ
     # from the exact one, and an empty box can pass only with entry == exit. Those boxes are
-    # decided exactly. NaN (inf - inf: both overflowed) counts as near.
+    # decided exactly. |gap| <= eps (|t_enter| + |t_exit|) implies |gap| <= 3 eps |t_exit|
+    # (as |t_enter| <= |t_exit| + |gap|), so the cheaper test flags a superset. NaN (inf - inf:
+    # both overflowed) counts as near.
     with np.errstate(invalid="ignore", over="ignore", under="ignore"):
         gap = np.subtract(t_exit, t_enter, out=scratch("gap", hit.shape, dtype))
+        np.greater_equal(gap, 0, out=hit)
         np.abs(gap, out=gap)
-        size = np.abs(t_enter, out=scratch("size", hit.shape, dtype))
-        size += np.abs(t_exit)
-        size *= RAY_NEAR_TIE[dtype]
+        size = np.abs(t_exit, out=scratch("size", hit.shape, dtype))
+        size *= 3 * RAY_NEAR_TIE[dtype]
         size += UNDERFLOW_SLACK[dtype]  # subnormal quotients err by an absolute amount
-        doubt = np.logical_not(gap > size)
-    doubt_out.add(doubt)  # decided exactly by intersect_checked, after all chunks
+        sure = np.greater(gap, size, out=scratch("sure", hit.shape, bool))
+    doubt_out.add(~sure)  # decided exactly by intersect_checked, after all chunks
     # Misses get +inf (doubtful items keep their t until decided). numpy's masked writes
     # (copyto(where=), putmask, where) cost several times more than arithmetic, so: max with a
     # fill that is -inf on hits and +inf on misses.
     miss = np.logical_not(hit)
-    miss &= ~doubt
+    miss &= sure
     fill = np.subtract(miss, 0.5, dtype=dtype, out=scratch("fill", hit.shape, dtype))
     fill *= np.inf
     np.maximum(t_enter, fill, out=t_enter)
@@ -159,6 +164,5 @@ def _clamp(op, x: np.ndarray, bound, out: np.ndarray) -> None:
         if bound == (-np.inf if op is np.maximum else np.inf):
             np.copyto(out, x)  # clamping to the infinity on that side changes nothing
             return
-        value, bound = bound, scratch("bound", out.shape, out.dtype)
-        bound.fill(value)
+        bound = constant(bound, out.size, out.dtype)
     op(x, bound, out=out)

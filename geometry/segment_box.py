@@ -6,15 +6,16 @@ Shirley, "An efficient and robust ray-box intersection algorithm", JGT 2004.
 
 from __future__ import annotations
 
-from typing import Union
+from functools import partial
+from typing import NamedTuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._batch import (Flagged, Single, broadcast_items, out_dtype, rows, run_chunked, scratch,
-                     sort_pair, take)
+from ._batch import (Flagged, Single, broadcast_items, chunk_size, constant, out_dtype, rows,
+                     run_chunked, sort_pair, take)
 from ._exact import classify_segment_rational, exact_meets, two_sum
-from ._slab import can_prove_finite, slab_interval
+from ._slab import SharedLine, shared_line, slab_interval
 from ._tolerances import SEGMENT_NEAR_TIE
 from ._validate import as_boxes, as_finite_points, compute_dtype
 from .results import IntersectionType
@@ -79,8 +80,12 @@ def classify_checked(start, end, box_min, box_max) -> Union[IntersectionType, np
     )
     out = np.empty(int(np.prod(lead, dtype=np.int64)), dtype=np.int8)
     doubt = Flagged()
-    run_chunked(_classify_chunk, out.size, items, [out, doubt],
-                boxes=(2, "box_min", 3, "box_max"), kernel_checks_boxes=True)
+    kernel = _classify_chunk
+    if isinstance(items[0], Single) and isinstance(items[1], Single):
+        kernel = partial(_classify_chunk, segment=_Segment.of(items[0], items[1], dtype))
+    run_chunked(kernel, out.size, items, [out, doubt],
+                boxes=(2, "box_min", 3, "box_max"), kernel_checks_boxes=True,
+                chunk=chunk_size(dtype))
     # The items the kernel could not decide by its rounded quotients, all at once: one exact
     # pass per call, not per chunk (its fixed cost would dominate chunks with a single doubt).
     idx = doubt.indices()
@@ -91,51 +96,72 @@ def classify_checked(start, end, box_min, box_max) -> Union[IntersectionType, np
     return out.reshape(lead)
 
 
-def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, doubt_out,
-                    check=None) -> None:
+class _Segment(NamedTuple):
+    """A segment's endpoints as (3, n) blocks in canonical order, worked out once per call when
+    every item shares it (else once per chunk)."""
+
+    s: np.ndarray
+    d: np.ndarray  #: e - s
+    halve: bool  #: |e - s| overflowed: s and d are for every coordinate halved (exact)
+    line: SharedLine | None  #: the slab pass's view of a shared line
+
+    @classmethod
+    def of(cls, start, end, dtype) -> "_Segment":
+        s, e = sort_pair(rows(start, dtype), rows(end, dtype))  # reversal-invariant
+        with np.errstate(over="ignore"):
+            d = e - s
+            halve = not np.isfinite(d).all()
+            if halve:
+                # halving is exact (a power-of-two scaling) and keeps every quotient from
+                # becoming inf / inf
+                s, e = s * 0.5, e * 0.5
+                d = e - s
+        return cls(s, d, halve, shared_line(s, d) if s.shape[1] == 1 else None)
+
+
+def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, doubt_out, check=None,
+                    segment: _Segment | None = None) -> None:
     """Kernel: write the class codes of one chunk into ``out``.
 
-    Fast rule on the slab interval [entry, exit] (Williams et al.): hit iff entry <= exit,
-    entry <= 1 and exit >= 0; INCLUDE iff entry < 0 and exit > 1. A rounded quotient can only
-    disagree with its comparison against 0 or 1 when it lands exactly on 0 or 1 (its sign is
-    exact; rounding is monotonic); entry and exit, quotients of different axes, can disagree
-    with the exact order when within a few ulps (and an empty box can only pass when
-    entry == exit). Those boxes, and lines lying in a plane of a zero-direction axis, are
-    re-decided exactly (``_exact.exact_meets`` and strict endpoint comparisons).
+    With [entry, exit] the slab interval (Williams et al.), ``lo = max(entry, 0)``,
+    ``hi = min(exit, 1)`` and ``g = hi - lo``: the segment meets the box iff ``g >= 0``, and
+    is inside it iff ``entry < 0`` and ``exit > 1`` (then ``g == 1``).
+
+    Where the rounded answer can differ from the exact one, the box is flagged for an exact
+    decision (``_exact.exact_meets`` and strict endpoint comparisons):
+
+    - meeting: ``lo`` and ``hi`` lie in [0, 1] whenever ``g`` is near 0, where entry and exit
+      (quotients of different axes) err by a few ulps of 1: ``|g|`` within SEGMENT_NEAR_TIE.
+      An empty box can only pass with ``entry == exit``, so it is flagged too;
+    - inside: a rounded quotient has the exact sign unless it underflows to 0, and compares
+      with 1 exactly unless it equals 1 (``fl(b - s) / fl(e - s)`` is monotonic in ``b``), so
+      ``entry == 0`` or ``exit == 1`` decide nothing: flagged where ``g == 1`` (those and the
+      sure insides) yet not sure inside;
+    - lines lying in a plane of a zero-direction axis (``on_plane``).
     """
     dtype = out_dtype(start, end, box_min, box_max)
-    s, e = sort_pair(rows(start, dtype), rows(end, dtype))  # reversal-invariant by construction
-    with np.errstate(over="ignore", under="ignore"):  # see slab_interval
-        d = e - s
-        overflow = not np.isfinite(d).all()
-        if check is not None and (overflow or not can_prove_finite(s, d, box_min, box_max)):
-            box_min, box_max = check(box_min, box_max)  # the boxes are validated up front
-            check = None
-        if overflow:
-            # |end - start| overflowed: halve every coordinate (exact: a power-of-two scaling)
-            # so that no quotient becomes inf / inf.
-            s, e, box_min, box_max = s * 0.5, e * 0.5, _halved(box_min), _halved(box_max)
-            d = e - s
-        entry, exit_, on_plane, finite = slab_interval(s, d, box_min, box_max, dtype,
-                                                       prove_finite=check is not None)
-        if check is not None and not finite:
-            # a NaN or infinity in this chunk (or an overflowing quotient): validate it, which
-            # raises or replaces empty-box infinities, and recompute from what it returns
+    if segment is None:
+        segment = _Segment.of(start, end, dtype)
+    if segment.halve:
+        if check is not None:  # validate the boxes before halving them
             box_min, box_max = check(box_min, box_max)
-            entry, exit_, on_plane, _ = slab_interval(s, d, box_min, box_max, dtype)
-    hit = (entry <= exit_) & (entry <= 1) & (exit_ >= 0)
-    include = (entry < 0) & (exit_ > 1)
-    codes = np.add(hit, include, dtype=np.int8)  # include implies hit: 0, 1 or 2
-    doubt = (entry == 0) | (entry == 1) | (exit_ == 0) | (exit_ == 1)
-    # entry and exit come from different axes' rounded quotients: where they are this close
-    # the rounded comparison may differ from the exact one. Only quotients near [0, 1] decide
-    # a hit, and there their error is below a few ulps of 1, so an absolute band suffices.
-    with np.errstate(invalid="ignore"):  # inf - inf: such boxes are decided by entry/exit > 1
-        gap = np.subtract(exit_, entry, out=scratch("gap", entry.shape, dtype))
-    doubt |= np.abs(gap, out=gap) <= SEGMENT_NEAR_TIE[dtype]
+            check = None
+        box_min, box_max = _halved(box_min), _halved(box_max)
+    with np.errstate(over="ignore", under="ignore"):  # see slab_interval
+        entry, exit_, on_plane = slab_interval(segment.s, segment.d, box_min, box_max, dtype,
+                                               check, line=segment.line)
+    c = len(out)
+    inside = np.less(entry, 0)
+    inside &= exit_ > 1
+    lo = np.maximum(entry, constant(0.0, c, dtype), out=entry)
+    hi = np.minimum(exit_, constant(1.0, c, dtype), out=exit_)
+    g = np.subtract(hi, lo, out=hi)  # no NaN: lo >= 0 and hi <= 1, so never inf - inf
+    np.add(g >= 0, inside, dtype=np.int8, out=out)  # inside implies g == 1: 0, 1 or 2
+    doubt = g >= 1
+    doubt ^= inside  # g == 1 but not surely inside
+    doubt |= np.abs(g, out=g) <= SEGMENT_NEAR_TIE[dtype]
     if on_plane is not None:
         doubt |= on_plane
-    out[...] = codes
     doubt_out.add(doubt)  # decided exactly by classify_checked, after all chunks
 
 
