@@ -77,6 +77,78 @@ def test_rays_through_corners_and_edges_match_the_exact_reference(kind, seed, dt
                 f"expected hit={want[0]}, got {bool(got.hit[i])}")
 
 
+def boxes_touching_one_line(seed: int, dtype=np.float64):
+    """(start, end, box_min, box_max): one segment, and N_CASES boxes each with a corner or an
+    edge point at ``start + t (end - start)`` computed in floats (so within rounding of the
+    line), t spread over [-0.25, 1.25] with the ends 0 and 1 among them: the one-line path of
+    the kernels, where every chunk shares the segment."""
+    rng = np.random.default_rng(seed)
+    start = rng.uniform(-10, 10, 3)
+    end = start + rng.uniform(-5, 5, 3)
+    t = np.concatenate([[0.0, 1.0] * 20, rng.uniform(-0.25, 1.25, N_CASES - 40)])
+    p = start + t[:, None] * (end - start)
+    lo = p - np.where(rng.random((N_CASES, 3)) < 0.5, 0.0, rng.uniform(0.1, 5, (N_CASES, 3)))
+    hi = np.maximum(lo, p) + np.where(lo == p, rng.uniform(0.1, 5, (N_CASES, 3)), 0.0)
+    on_edge = rng.random(N_CASES) < 0.4  # p inside the box's extent along one axis
+    axis = rng.integers(0, 3, N_CASES)[on_edge]
+    lo[on_edge, axis] = p[on_edge, axis] - rng.uniform(0.1, 2, on_edge.sum())
+    hi[on_edge, axis] = p[on_edge, axis] + rng.uniform(0.1, 2, on_edge.sum())
+    return tuple(x.astype(dtype) for x in (start, end, lo, hi))
+
+
+@pytest.mark.parametrize("seed, dtype", [(21, np.float64), (22, np.float64), (23, np.float32)])
+def test_one_segment_through_many_corners_and_edges_matches_the_exact_reference(seed, dtype):
+    start, end, lo, hi = boxes_touching_one_line(seed, dtype)
+    got = classify_segment_aabb(start, end, lo, hi)
+    want = np.array([ref.classify_segment_aabb(start, end, lo[i], hi[i]) for i in range(N_CASES)])
+    wrong = np.flatnonzero(got != want)
+    assert not wrong.size, (
+        f"{len(wrong)} of {N_CASES} wrong, e.g. row {wrong[0]}: start={start.tolist()} "
+        f"end={end.tolist()} box={lo[wrong[0]].tolist()}..{hi[wrong[0]].tolist()}: "
+        f"expected {want[wrong[0]]}, got {got[wrong[0]]}")
+    # the near-ties really are exercised: the line misses some boxes and touches others
+    assert {0, 1} <= set(want.tolist()), f"expected misses and touches, got {set(want.tolist())}"
+
+
+@pytest.mark.parametrize("seed, dtype", [(21, np.float64), (23, np.float32)])
+def test_one_ray_through_many_corners_and_edges_matches_the_exact_reference(seed, dtype):
+    start, end, lo, hi = boxes_touching_one_line(seed, dtype)
+    for limits in ({}, {"t_max": dtype(1.0)}, {"t_min": dtype(1.0)}, {"t_min": -np.inf}):
+        got = intersect_ray_aabb(start, end - start, lo, hi, **limits)
+        want = [ref.intersect_ray_aabb(start, end - start, lo[i], hi[i], **limits)[0]
+                for i in range(N_CASES)]
+        wrong = np.flatnonzero(got.hit != np.array(want))
+        assert not wrong.size, (
+            f"{limits}: {len(wrong)} of {N_CASES} wrong, e.g. row {wrong[0]}: origin="
+            f"{start.tolist()} direction={(end - start).tolist()} box={lo[wrong[0]].tolist()}.."
+            f"{hi[wrong[0]].tolist()}: expected hit={want[wrong[0]]}")
+
+
+def test_inside_by_less_than_the_rounding_of_a_quotient_is_still_include():
+    """Segments strictly inside a box where a rounded quotient says "on the boundary": the
+    face an ulp beyond the end, where fl(max - start) == fl(end - start) makes exit exactly 1;
+    and the box's min a subnormal below the start with a huge direction, where entry
+    underflows to -0.0. The exact class is INCLUDE (both ends strictly inside); the mirrored
+    boxes are INTERSECT. One segment for many boxes and one segment per box alike."""
+    up = np.nextafter(1.0, 2.0)
+    tiny = 5e-324  # the smallest subnormal
+    cases = [  # (start, end, box_min, box_max, exact class)
+        ([-3.0, 0.5, 0.5], [1.0, 0.5, 0.5], [-4.0, 0.0, 0.0], [up, 1.0, 1.0], 2),
+        ([-3.0, 0.5, 0.5], [1.0, 0.5, 0.5], [-4.0, 0.0, 0.0], [1.0, 1.0, 1.0], 1),
+        ([1.0, 0.5, 0.5], [-3.0, 0.5, 0.5], [-4.0, 0.0, 0.0], [up, 1.0, 1.0], 2),
+        ([0.0, 0.5, 0.5], [1e10, 0.5, 0.5], [-tiny, 0.0, 0.0], [2e10, 1.0, 1.0], 2),
+        ([0.0, 0.5, 0.5], [1e10, 0.5, 0.5], [0.0, 0.0, 0.0], [2e10, 1.0, 1.0], 1),
+    ]
+    for start, end, lo, hi, want in cases:
+        assert ref.classify_segment_aabb(start, end, lo, hi) == want, "the case is not as built"
+        shared = classify_segment_aabb(start, end, np.array([lo] * 3), np.array([hi] * 3))
+        per_box = classify_segment_aabb(np.array([start] * 3), end, np.array([lo] * 3),
+                                        np.array([hi] * 3))
+        for name, got in (("one segment", shared), ("per box", per_box)):
+            assert got.tolist() == [want] * 3, (
+                f"{name}: start={start} end={end} box={lo}..{hi}: expected {want}, got {got}")
+
+
 def touching_triangles(seed: int, dtype=np.float64, decimal: bool = False):
     """(v0, v1, v2, box_min, box_max): triangles through a box's corner or edge point p, built
     in floats (an edge through p, or p inside the triangle's plane); ``decimal`` puts every

@@ -22,6 +22,7 @@ from conftest_strategies import (
     small_int_coords,
 )
 from geometry import RayHit, classify_segment_aabb, intersect_ray_aabb
+from geometry._batch import chunk_size
 
 BOX = ([0.0, 0.0, 0.0], [2.0, 2.0, 2.0])
 INF = math.inf
@@ -253,6 +254,44 @@ def test_batches_across_chunk_boundaries_match_the_reference(n):
         want = ref.intersect_ray_aabb(origin[i], direction[i], box_min[i], box_max[i])
         assert_hit_matches((got.hit[i], got.t_enter[i], got.t_exit[i]), want,
                            f"N={n} row {i}", exact_if_representable=True)
+
+
+#: One ray for a whole batch (the kernels' shared-line path), over small-integer boxes: integer
+#: origins on slab planes, signed zero components, negative components, t limits.
+SHARED_RAYS = {
+    "generic": ([-4.0, 0.5, 1.0], [1.0, 0.1, 0.05], 0.0, INF),
+    "integer, on planes": ([-4.0, 1.0, -2.0], [1.0, 0.0, 0.5], 0.0, INF),
+    "signed zeros": ([0.0, -1.0, 2.0], [-0.0, 1.0, -2.0], 0.0, INF),
+    "a segment of a line": ([3.0, 3.0, 3.0], [-1.0, -1.0, -0.5], 1.0, 5.0),
+    "a whole line": ([0.5, 0.0, 0.0], [0.25, 1.0, -3.0], -INF, INF),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("extra", [-1, 0, 1, "2 chunks + 1"])
+def test_one_ray_against_batches_across_chunk_boundaries(dtype, extra):
+    """The shared-line path chunk by chunk (chunks are sized per dtype): every row as the same
+    ray given per row (the per-item path), rows near the seams as the exact reference."""
+    chunk = chunk_size(dtype)
+    n = 2 * chunk + 1 if extra == "2 chunks + 1" else chunk + extra
+    rng = np.random.default_rng(n)
+    a, b = rng.integers(-3, 4, (2, n, 3)).astype(dtype)
+    box_min, box_max = np.minimum(a, b), np.maximum(a, b)
+    seams = {k * chunk + d for k in range(n // chunk + 1) for d in (-2, -1, 0, 1)}
+    sample = sorted(i for i in seams | {0, n - 1} | set(rng.integers(0, n, 100).tolist()) if 0 <= i < n)
+    for name, (origin, direction, t_min, t_max) in SHARED_RAYS.items():
+        origin, direction = np.array(origin, dtype), np.array(direction, dtype)
+        got = intersect_ray_aabb(origin, direction, box_min, box_max, t_min=t_min, t_max=t_max)
+        assert got.t_enter.dtype == dtype and got.hit.shape == (n,), f"{name}: {got.t_enter.dtype}"
+        per_row = intersect_ray_aabb(np.broadcast_to(origin, (n, 3)), direction, box_min, box_max,
+                                     t_min=t_min, t_max=t_max)
+        for field, g, w in zip(("hit", "t_enter", "t_exit"), got, per_row):
+            np.testing.assert_array_equal(g, w, err_msg=f"{name}: {field}, shared vs per-row ray")
+        for i in sample:
+            want = ref.intersect_ray_aabb(origin, direction, box_min[i], box_max[i], t_min, t_max)
+            assert_hit_matches((got.hit[i], got.t_enter[i], got.t_exit[i]), want,
+                               f"{name}, {dtype.__name__}, N={n}, row {i}",
+                               rel=1e-5 if dtype is np.float32 else T_REL, exact_if_representable=True)
 
 
 @pytest.mark.parametrize("shared", ["origin", "direction", "box_min", "box_max"])

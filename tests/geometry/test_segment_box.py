@@ -20,6 +20,7 @@ from conftest_strategies import (
     small_int_coords,
 )
 from geometry import IntersectionType, classify_segment_aabb
+from geometry._batch import chunk_size
 
 NONE, INTERSECT, INCLUDE = IntersectionType.NONE, IntersectionType.INTERSECT, IntersectionType.INCLUDE
 BOX = ([0.0, 0.0, 0.0], [2.0, 2.0, 2.0])
@@ -291,6 +292,40 @@ def test_batches_across_chunk_boundaries_match_the_reference(n):
             got[tail], classify_segment_aabb(start[tail], end[tail], box_min[tail], box_max[tail]),
             err_msg="rows after the last chunk boundary must not depend on the batch size",
         )
+
+
+#: One segment for a whole batch (the kernels' shared-line path): integer ends, so many of the
+#: small-integer boxes are touched exactly; a zero y component; every component negative.
+SHARED_SEGMENTS = {
+    "generic": ([-2.5, 0.5, 1.0], [2.0, 1.0, 1.5]),
+    "integer ends": ([-3.0, -1.0, 0.0], [2.0, 1.0, 3.0]),
+    "zero dy": ([-2.5, 1.0, 1.0], [2.0, 1.0, 1.5]),
+    "backwards": ([2.0, 3.0, 1.0], [-1.0, -2.0, -3.0]),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("extra", [-1, 0, 1, "2 chunks + 1"])
+def test_one_segment_against_batches_across_chunk_boundaries(dtype, extra):
+    """The shared-line path chunk by chunk (chunks are sized per dtype): every row as the same
+    segment given per row (the per-item path), rows near the seams as the exact reference."""
+    chunk = chunk_size(dtype)
+    n = 2 * chunk + 1 if extra == "2 chunks + 1" else chunk + extra
+    rng = np.random.default_rng(n)
+    a, b = rng.integers(-3, 4, (2, n, 3)).astype(dtype)
+    box_min, box_max = np.minimum(a, b), np.maximum(a, b)
+    seams = {k * chunk + d for k in range(n // chunk + 1) for d in (-2, -1, 0, 1)}
+    sample = sorted(i for i in seams | {0, n - 1} | set(rng.integers(0, n, 100).tolist()) if 0 <= i < n)
+    for name, (start, end) in SHARED_SEGMENTS.items():
+        start, end = np.array(start, dtype), np.array(end, dtype)
+        got = classify_segment_aabb(start, end, box_min, box_max)
+        assert got.dtype == np.int8 and got.shape == (n,), f"{name}: got {got.dtype} {got.shape}"
+        per_row = classify_segment_aabb(np.broadcast_to(start, (n, 3)), end, box_min, box_max)
+        np.testing.assert_array_equal(got, per_row, err_msg=f"{name}: shared vs per-row segment")
+        for i in sample:
+            want = ref.classify_segment_aabb(start, end, box_min[i], box_max[i])
+            assert got[i] == want, (f"{name}, {dtype.__name__}, N={n}, row {i}: box "
+                                    f"{box_min[i].tolist()}..{box_max[i].tolist()}: expected {want}, got {got[i]}")
 
 
 @pytest.mark.parametrize("shared", ["start", "end", "box_min", "box_max"])
