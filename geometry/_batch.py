@@ -12,6 +12,7 @@ pool (numpy ufuncs release the GIL).
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -161,8 +162,8 @@ def scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
     keep a scratch array, or a view of it, beyond the chunk that asked for it.
     """
     buffers = _scratch.__dict__.setdefault("buffers", {})
-    key = (name, np.dtype(dtype).str)
-    size = int(np.prod(shape))
+    key = (name, dtype)
+    size = math.prod(shape)  # np.prod costs ~3 us per call, twice a chunk's smallest pass
     buf = buffers.get(key)
     if buf is None or buf.size < size:
         buf = buffers[key] = np.empty(size, dtype)

@@ -88,22 +88,23 @@ def _one_line(line: SharedLine, box_min: np.ndarray, box_max: np.ndarray, dtype)
     """Per-axis quotients for one line and a chunk of boxes: ``(t_near, t_far, on_plane)``, the
     first two as lists of three (C,) rows.
 
-    The (C, 3) box chunks are first copied transposed into (3, C) scratch blocks: one pass per
-    array (measured at memory speed in float64), after which every operation runs on
-    contiguous rows -- numpy's strided loops are not vectorised and cost ~4x a contiguous one.
+    The (C, 3) box chunks are read transposed into (3, C) scratch blocks: one pass per array
+    (measured at memory speed in float64), after which every operation runs on contiguous
+    rows -- numpy's strided loops are not vectorised and cost ~4x a contiguous one.
     The near plane of axis i is ``min_i`` when ``d_i > 0`` and ``max_i`` when ``d_i < 0``.
     """
     c = len(box_min)
     lo = scratch("slab_lo", (3, c), dtype)
     hi = scratch("slab_hi", (3, c), dtype)
-    np.copyto(lo, box_min.T)
-    np.copyto(hi, box_max.T)
     on_plane = None
     if line.moving:
-        # (b - o) / d on whole blocks: one call per operation for all three axes
-        for block in (lo, hi):
-            np.divide(np.subtract(block, line.o, out=block), line.d, out=block)
+        # (b - o) / d on whole blocks, one call per operation for all three axes; the
+        # subtraction reads the chunk transposed (one pass, as a copy would)
+        for block, box in ((lo, box_min), (hi, box_max)):
+            np.divide(np.subtract(box.T, line.o, out=block), line.d, out=block)
     else:
+        np.copyto(lo, box_min.T)
+        np.copyto(hi, box_max.T)
         for i in range(3):
             oi, di = line.o[i, 0], line.d[i, 0]
             if di == 0:
