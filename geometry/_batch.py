@@ -47,8 +47,11 @@ def chunk_size(dtype) -> int:
     per-call overhead weighs twice as much against its cheaper passes."""
     return CHUNK * 8 // np.dtype(dtype).itemsize
 
-#: One thread by default: on the 2-vCPU machines this project runs on, two threads measured no
-#: faster than one (the vCPUs share one core's throughput), and the app's llvmpipe wants the CPU.
+
+#: One thread by default: on the 2-core machines this project runs on, two threads measured
+#: slower than one at 10^6 boxes. The cores are real (long ufunc calls run twice as fast on two
+#: threads), but a chunk is some 30 short calls and every one hands the GIL back and forth;
+#: and the app's llvmpipe wants the CPU.
 _threads = 1
 _pool: ThreadPoolExecutor | None = None
 
@@ -153,8 +156,8 @@ _scratch = threading.local()
 
 def scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
     """An uninitialised buffer for a chunk's temporaries, kept per thread and reused by every
-    later chunk and call (about 1.5 MB per thread at most: two (3, CHUNK) float64 blocks and
-    two (CHUNK,) ones).
+    later chunk and call (about 2 MB per thread and compute dtype: the slab pass's two (3, C)
+    blocks of :func:`chunk_size` items, 768 KiB each, and a few (C,) rows).
 
     Chunk-sized temporaries are above glibc's mmap threshold, so a fresh one can come as fresh
     pages: measured at 10^6 boxes, page faults and zeroing then cost more than the arithmetic
@@ -266,7 +269,7 @@ def run_chunked(
     coordinate it read is finite, and must recompute the chunk from what ``check`` returns.
     That spares a pass over the boxes: the validation pass is a full read from memory.
     """
-    from ._validate import checked_box_chunk  # _validate imports nothing from here
+    from ._validate import checked_box_chunk  # lazily: _validate imports sum_is_finite from here
 
     def one(lo: int) -> None:
         hi = min(lo + chunk, m)

@@ -16,9 +16,9 @@ That is where the blog's C++ computes ``0 * inf`` and gets NaN.
 
 from __future__ import annotations
 
-import numpy as np
-
 from typing import NamedTuple
+
+import numpy as np
 
 from ._batch import Single, rows, scratch, sum_is_finite
 
@@ -43,13 +43,14 @@ def shared_line(o: np.ndarray, d: np.ndarray) -> SharedLine:
 
 
 def slab_interval(o: np.ndarray, d: np.ndarray, box_min, box_max, dtype, check=None, *,
-                  line: SharedLine | None = None):
+                  line: SharedLine | None = None, out: tuple | None = None):
     """Return ``(entry, exit, on_plane)``: the line ``o + t d``'s parameter interval in each box.
 
     ``o``, ``d`` are (3, C) blocks (rows x, y, z) or (3, 1) for one line shared by the chunk,
     or ``line``, the same line prepared once per call (``o``, ``d`` are then ignored);
     ``box_min``/``box_max`` are chunk arguments ((C, 3) arrays or ``Single``). Results are (C,).
-    ``entry``/``exit`` may be views of per-thread scratch buffers, valid until the next chunk.
+    ``entry``/``exit`` are written into ``out`` (two (C,) arrays) when given, else they may be
+    views of per-thread scratch buffers, valid until the next chunk.
     ``on_plane`` is None, or True where an axis with ``d_i == 0`` puts the line exactly in one
     of the box's planes (the axis admits every t, yet the line is not in the open box).
 
@@ -76,10 +77,10 @@ def slab_interval(o: np.ndarray, d: np.ndarray, box_min, box_max, dtype, check=N
         if line is not None:
             o, d = line.o, line.d
         t_near, t_far, on_plane = _many_lines(o, d, rows(box_min, dtype), rows(box_max, dtype))
-    # Reduce over the axes in place (row 0 keeps the running max / min).
-    entry = np.maximum(t_near[0], t_near[1], out=t_near[0])
+    # Reduce over the axes (in place in row 0 unless out is given).
+    entry = np.maximum(t_near[0], t_near[1], out=t_near[0] if out is None else out[0])
     np.maximum(entry, t_near[2], out=entry)
-    exit_ = np.minimum(t_far[0], t_far[1], out=t_far[0])
+    exit_ = np.minimum(t_far[0], t_far[1], out=t_far[0] if out is None else out[1])
     np.minimum(exit_, t_far[2], out=exit_)
     return entry, exit_, on_plane
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._batch import sum_is_finite
 from ._tolerances import ORTHONORMAL_ATOL
 
 __all__ = [
@@ -161,9 +162,7 @@ def checked_box_chunk(
     not finite (a NaN or infinity, or an overflowing sum) gets the exact element check, which
     raises naming the argument and the item's index, or replaces empty-box infinities.
     """
-    with np.errstate(over="ignore", invalid="ignore"):
-        total = np.add.reduce(box_min, axis=None) + np.add.reduce(box_max, axis=None)
-    if np.isfinite(total):
+    if sum_is_finite(box_min) and sum_is_finite(box_max):
         return box_min, box_max
     if check_box_bounds(min_name, box_min, max_name, box_max, offset=offset):
         return empty_box_rows(box_min, box_max)

@@ -127,10 +127,10 @@ def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_e
     else:
         o, d = line.o, line.d
     with np.errstate(over="ignore", under="ignore"):  # see slab_interval
-        entry, exit_, _ = slab_interval(o, d, box_min, box_max, dtype, check, line=line)
-    # Written straight into this chunk's output slices: no temporaries of the chunk's size.
-    _clamp(np.maximum, entry, scalar(t_min), t_enter)
-    _clamp(np.minimum, exit_, scalar(t_max), t_exit)
+        # written straight into this chunk's output slices, then clamped there
+        slab_interval(o, d, box_min, box_max, dtype, check, line=line, out=(t_enter, t_exit))
+    _clamp(np.maximum, t_enter, scalar(t_min))
+    _clamp(np.minimum, t_exit, scalar(t_max))
     # t_enter and t_exit are rounded quotients of different axes (or a quotient and t_min /
     # t_max): where they are within a few ulps of each other the rounded comparison may differ
     # from the exact one, and an empty box can pass only with entry == exit. Those boxes are
@@ -157,12 +157,11 @@ def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_e
     np.maximum(t_exit, fill, out=t_exit)
 
 
-def _clamp(op, x: np.ndarray, bound, out: np.ndarray) -> None:
-    """``out = op(x, bound)`` for ``np.maximum`` / ``np.minimum``. A scalar bound becomes an
-    array first: numpy's max/min against a scalar runs ~4x slower than against an array."""
+def _clamp(op, t: np.ndarray, bound) -> None:
+    """``t = op(t, bound)`` in place, for ``np.maximum`` / ``np.minimum``. A scalar bound becomes
+    an array first: numpy's max/min against a scalar runs ~4x slower than against an array."""
     if np.ndim(bound) == 0:
         if bound == (-np.inf if op is np.maximum else np.inf):
-            np.copyto(out, x)  # clamping to the infinity on that side changes nothing
-            return
-        bound = constant(bound, out.size, out.dtype)
-    op(x, bound, out=out)
+            return  # clamping to the infinity on that side changes nothing
+        bound = constant(bound, t.size, t.dtype)
+    op(t, bound, out=t)

@@ -219,6 +219,22 @@ def rotations():
     )
 
 
+def boxes_across_chunks(dtype, extra) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """``(box_min, box_max, sample)`` for one line against a batch that crosses chunk seams:
+    ``chunk + extra`` boxes (or, with ``extra = "2 chunks + 1"``, that many) with small-integer
+    corners, chunks sized as the kernels size them for ``dtype``; ``sample`` holds the rows on
+    both sides of every seam, the ends and 100 random rows."""
+    from geometry._batch import chunk_size
+
+    chunk = chunk_size(dtype)
+    n = 2 * chunk + 1 if extra == "2 chunks + 1" else chunk + extra
+    rng = np.random.default_rng(n)
+    a, b = rng.integers(-3, 4, (2, n, 3)).astype(dtype)
+    seams = {k * chunk + d for k in range(n // chunk + 1) for d in (-2, -1, 0, 1)}
+    picked = seams | {0, n - 1} | set(rng.integers(0, n, 100).tolist())
+    return np.minimum(a, b), np.maximum(a, b), sorted(i for i in picked if 0 <= i < n)
+
+
 def batches(case, *, max_size=10):
     """Strategy for a list of 1..max_size cases, to be stacked into one batched call."""
     return st.lists(case, min_size=1, max_size=max_size)

@@ -13,6 +13,7 @@ import exact_reference as ref
 from conftest_strategies import (
     batches,
     boxes,
+    boxes_across_chunks,
     dyadic_coords,
     generic_coords,
     int_directions,
@@ -22,7 +23,6 @@ from conftest_strategies import (
     small_int_coords,
 )
 from geometry import RayHit, classify_segment_aabb, intersect_ray_aabb
-from geometry._batch import chunk_size
 
 BOX = ([0.0, 0.0, 0.0], [2.0, 2.0, 2.0])
 INF = math.inf
@@ -272,13 +272,8 @@ SHARED_RAYS = {
 def test_one_ray_against_batches_across_chunk_boundaries(dtype, extra):
     """The shared-line path chunk by chunk (chunks are sized per dtype): every row as the same
     ray given per row (the per-item path), rows near the seams as the exact reference."""
-    chunk = chunk_size(dtype)
-    n = 2 * chunk + 1 if extra == "2 chunks + 1" else chunk + extra
-    rng = np.random.default_rng(n)
-    a, b = rng.integers(-3, 4, (2, n, 3)).astype(dtype)
-    box_min, box_max = np.minimum(a, b), np.maximum(a, b)
-    seams = {k * chunk + d for k in range(n // chunk + 1) for d in (-2, -1, 0, 1)}
-    sample = sorted(i for i in seams | {0, n - 1} | set(rng.integers(0, n, 100).tolist()) if 0 <= i < n)
+    box_min, box_max, sample = boxes_across_chunks(dtype, extra)
+    n = len(box_min)
     for name, (origin, direction, t_min, t_max) in SHARED_RAYS.items():
         origin, direction = np.array(origin, dtype), np.array(direction, dtype)
         got = intersect_ray_aabb(origin, direction, box_min, box_max, t_min=t_min, t_max=t_max)
