@@ -124,6 +124,22 @@ def test_one_ray_through_many_corners_and_edges_matches_the_exact_reference(seed
             f"{hi[wrong[0]].tolist()}: expected hit={want[wrong[0]]}")
 
 
+def test_float32_boxes_against_a_float64_line_are_decided_in_float64():
+    """Mixed dtypes compute in float64 (SEMANTICS: float32 results only when every input is
+    float32): float32 boxes are widened exactly and answered exactly, one line for all."""
+    start, end, lo, hi = boxes_touching_one_line(24, np.float64)
+    lo, hi = lo.astype(np.float32), hi.astype(np.float32)
+    classes = classify_segment_aabb(start, end, lo, hi)
+    ray = intersect_ray_aabb(start, end - start, lo, hi)
+    assert ray.t_enter.dtype == np.float64, f"expected float64 t, got {ray.t_enter.dtype}"
+    for i in range(N_CASES):
+        box = f"row {i}: box {lo[i].tolist()}..{hi[i].tolist()}"
+        want = ref.classify_segment_aabb(start, end, lo[i], hi[i])
+        assert classes[i] == want, f"{box}: expected class {want}, got {classes[i]}"
+        hit = ref.intersect_ray_aabb(start, end - start, lo[i], hi[i])[0]
+        assert bool(ray.hit[i]) == hit, f"{box}: expected hit={hit}"
+
+
 def test_inside_by_less_than_the_rounding_of_a_quotient_is_still_include():
     """Segments strictly inside a box where a rounded quotient says "on the boundary": the
     face an ulp beyond the end, where fl(max - start) == fl(end - start) makes exit exactly 1;
