@@ -109,6 +109,32 @@ def _items(lead: tuple, **arrays) -> dict:
     return {k: np.broadcast_to(v, lead + tails.get(k, (3,) if np.ndim(v) else ())) for k, v in arrays.items()}
 
 
+def _point_query(points: dict, center, axes, half_size, query, exact, result_dtype) -> np.ndarray:
+    """A query on points (a segment's ends, a triangle's vertices) against oriented boxes.
+
+    The points are moved into each box's frame and asked ``query(*local_points, lo, hi)``, the
+    AABB kernel, bracketed against the rounding of that frame change (:func:`_bracketed`); the
+    items the bracket leaves open are decided by ``exact(*points_in_frame, lo, hi)`` in
+    rationals. Returns the answers over the broadcast leading dimensions (0-d for one item).
+    """
+    shapes = {**{name: p.shape for name, p in points.items()}, "center": center.shape,
+              "axes": axes.shape, "half_size": half_size.shape}
+    broadcast_leading(shapes, {name: 2 if name == "axes" else 1 for name in shapes})
+    dtype = compute_dtype(*points.values(), center, axes, half_size)
+    with np.errstate(over="ignore", under="ignore"):  # overflow/underflow keep the order of values
+        offsets = [p - center for p in points.values()]
+        local = tuple(_to_box_frame(x, axes, dtype) for x in offsets)
+        err = _frame_error(dtype, axes, *offsets)
+    out, doubt = _bracketed(query, local, half_size, err, result_dtype)
+    if len(doubt):
+        it = _items(out.shape, center=center, axes=axes, half_size=half_size, **points)
+        for index in map(tuple, doubt):
+            c, a, h = it["center"][index], it["axes"][index], it["half_size"][index]
+            out[index] = exact(*(to_frame_rational(it[name][index], c, a) for name in points),
+                               [-rational(x) for x in h], h)
+    return out
+
+
 def classify_segment_obb(
     start: ArrayLike, end: ArrayLike, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike
 ) -> Union[IntersectionType, np.ndarray]:
@@ -136,25 +162,8 @@ def classify_segment_obb(
     start = as_finite_points("start", start)
     end = as_finite_points("end", end)
     center, axes, half_size = _obb_arguments(center, axes, half_size)
-    broadcast_leading(
-        {"start": start.shape, "end": end.shape, "center": center.shape, "axes": axes.shape,
-         "half_size": half_size.shape},
-        {"start": 1, "end": 1, "center": 1, "axes": 2, "half_size": 1},
-    )
-    dtype = compute_dtype(start, end, center, axes, half_size)
-    with np.errstate(over="ignore", under="ignore"):  # overflow/underflow keep the order of values
-        offsets = (start - center, end - center)
-        local_start, local_end = (_to_box_frame(x, axes, dtype) for x in offsets)
-        err = _frame_error(dtype, axes, *offsets)
-    out, doubt = _bracketed(classify_checked, (local_start, local_end), half_size, err, np.int8)
-    if len(doubt):
-        it = _items(out.shape, start=start, end=end, center=center, axes=axes, half_size=half_size)
-        for index in map(tuple, doubt):
-            h = it["half_size"][index]
-            out[index] = classify_segment_rational(
-                to_frame_rational(it["start"][index], it["center"][index], it["axes"][index]),
-                to_frame_rational(it["end"][index], it["center"][index], it["axes"][index]),
-                [-rational(x) for x in h], h)
+    out = _point_query({"start": start, "end": end}, center, axes, half_size, classify_checked,
+                       classify_segment_rational, np.int8)
     return IntersectionType(int(out)) if out.ndim == 0 else out
 
 
@@ -266,25 +275,10 @@ def triangle_overlaps_obb(
     bool or (N,) bool ndarray
         A Python bool when every argument is a single item.
     """
-    vertices = [as_finite_points(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))]
+    vertices = {name: as_finite_points(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))}
     center, axes, half_size = _obb_arguments(center, axes, half_size)
-    shapes = {"v0": vertices[0].shape, "v1": vertices[1].shape, "v2": vertices[2].shape,
-              "center": center.shape, "axes": axes.shape, "half_size": half_size.shape}
-    broadcast_leading(shapes, {name: 2 if name == "axes" else 1 for name in shapes})
-    dtype = compute_dtype(*vertices, center, axes, half_size)
-    with np.errstate(over="ignore", under="ignore"):
-        offsets = [v - center for v in vertices]
-        local = tuple(_to_box_frame(x, axes, dtype) for x in offsets)
-        err = _frame_error(dtype, axes, *offsets)
-    out, doubt = _bracketed(overlaps_checked, local, half_size, err, bool)
-    if len(doubt):
-        it = _items(out.shape, v0=vertices[0], v1=vertices[1], v2=vertices[2], center=center,
-                    axes=axes, half_size=half_size)
-        for index in map(tuple, doubt):
-            c, a, h = it["center"][index], it["axes"][index], it["half_size"][index]
-            out[index] = triangle_overlaps_rational(
-                *(to_frame_rational(it[name][index], c, a) for name in ("v0", "v1", "v2")),
-                [-rational(x) for x in h], h)
+    out = _point_query(vertices, center, axes, half_size, overlaps_checked,
+                       triangle_overlaps_rational, bool)
     return bool(out) if out.ndim == 0 else out
 
 
