@@ -46,8 +46,8 @@ def slab_interval(o: np.ndarray, d: np.ndarray, box_min, box_max, dtype, check=N
                   line: SharedLine | None = None, out: tuple | None = None):
     """Return ``(entry, exit, on_plane)``: the line ``o + t d``'s parameter interval in each box.
 
-    ``o``, ``d`` are (3, C) blocks (rows x, y, z) or (3, 1) for one line shared by the chunk,
-    or ``line``, the same line prepared once per call (``o``, ``d`` are then ignored);
+    ``o``, ``d`` are (3, C) blocks (rows x, y, z) or (3, 1) for one line shared by the chunk;
+    ``line`` is optionally that (3, 1) line as :func:`shared_line` prepared it once per call;
     ``box_min``/``box_max`` are chunk arguments ((C, 3) arrays or ``Single``). Results are (C,).
     ``entry``/``exit`` are written into ``out`` (two (C,) arrays) when given, else they may be
     views of per-thread scratch buffers, valid until the next chunk.
@@ -74,8 +74,6 @@ def slab_interval(o: np.ndarray, d: np.ndarray, box_min, box_max, dtype, check=N
     if line is not None and boxes_vary:
         t_near, t_far, on_plane = _one_line(line, box_min, box_max, dtype)
     else:
-        if line is not None:
-            o, d = line.o, line.d
         t_near, t_far, on_plane = _many_lines(o, d, rows(box_min, dtype), rows(box_max, dtype))
     # Reduce over the axes (in place in row 0 unless out is given).
     entry = np.maximum(t_near[0], t_near[1], out=t_near[0] if out is None else out[0])
