@@ -227,11 +227,14 @@ class _ChunkFlags:
         self._parts, self._offset = parts, offset
 
     def add(self, mask: np.ndarray) -> None:
-        if not mask.any():  # the usual case; flatnonzero alone costs ~10x any()
-            return
-        idx = np.flatnonzero(mask)
-        if idx.size:
-            self._parts.append(idx + self._offset)
+        """Record the items where ``mask`` is True."""
+        if mask.any():  # the usual case is none; flatnonzero alone costs ~10x any()
+            self._parts.append(np.flatnonzero(mask) + self._offset)
+
+    def add_unless(self, sure: np.ndarray) -> None:
+        """Record the items where ``sure`` is False (spares the kernel a pass inverting it)."""
+        if not sure.all():
+            self._parts.append(np.flatnonzero(~sure) + self._offset)
 
 
 def take(x: Single | np.ndarray, idx: np.ndarray, *, point: bool = True) -> np.ndarray:

@@ -140,21 +140,20 @@ def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_e
     with np.errstate(invalid="ignore", over="ignore", under="ignore"):
         gap = np.subtract(t_exit, t_enter, out=scratch("gap", hit.shape, dtype))
         np.greater_equal(gap, 0, out=hit)
-        np.abs(gap, out=gap)
         size = np.abs(t_exit, out=scratch("size", hit.shape, dtype))
         size *= 3 * RAY_NEAR_TIE[dtype]
         size += UNDERFLOW_SLACK[dtype]  # subnormal quotients err by an absolute amount
-        sure = np.greater(gap, size, out=scratch("sure", hit.shape, bool))
-    doubt_out.add(~sure)  # decided exactly by intersect_checked, after all chunks
-    # Misses get +inf (doubtful items keep their t until decided). numpy's masked writes
-    # (copyto(where=), putmask, where) cost several times more than arithmetic, so: max with a
-    # fill that is -inf on hits and +inf on misses.
-    miss = np.logical_not(hit)
-    miss &= sure
-    fill = np.subtract(miss, 0.5, dtype=dtype, out=scratch("fill", hit.shape, dtype))
-    fill *= np.inf
-    np.maximum(t_enter, fill, out=t_enter)
-    np.maximum(t_exit, fill, out=t_exit)
+        # gap + size < 0 iff gap < -size, a sure miss: a rounded sum has the exact sum's sign
+        fill = np.add(gap, size, out=scratch("fill", hit.shape, dtype))
+        sure = np.greater(np.abs(gap, out=gap), size, out=scratch("sure", hit.shape, bool))
+        doubt_out.add_unless(sure)  # decided exactly by intersect_checked, after all chunks
+        # Sure misses get +inf; the rest keep their t (doubtful items until decided). numpy's
+        # masked writes (copyto(where=), putmask, where) cost several times more than
+        # arithmetic, so: fmax with a fill that is +inf on sure misses and -inf or NaN (from
+        # 0 * inf, or NaN gaps) elsewhere -- fmax ignores NaN.
+        fill *= -np.inf
+        np.fmax(t_enter, fill, out=t_enter)
+        np.fmax(t_exit, fill, out=t_exit)
 
 
 def _clamp(op, t: np.ndarray, bound) -> None:
