@@ -441,6 +441,15 @@ def threads_in_use() -> str:
     return str(get()) if callable(get) else "n/a (no thread setting)"
 
 
+def jit_in_use() -> str:
+    """Whether geometry runs its compiled slab passes, and numba's version."""
+    if not geometry.get_jit():
+        return "off (numpy kernels only)"
+    import numba
+
+    return f"on (numba {numba.__version__})"
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """Command-line options."""
     parser = argparse.ArgumentParser(
@@ -461,6 +470,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="worker threads, if the library exposes a thread setting")
     parser.add_argument("--no-baseline", dest="baseline", action="store_false",
                         help="skip the whole-array numpy baseline rows")
+    parser.add_argument("--no-jit", dest="jit", action="store_false",
+                        help="numpy kernels only, even where numba is installed (geometry.set_jit)")
     args = parser.parse_args(argv)
     if args.quick:
         args.sizes = list(QUICK_SIZES)
@@ -475,9 +486,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.threads is not None:
         set_threads(args.threads)
+    if not args.jit:
+        geometry.set_jit(False)
     print(machine_line(), flush=True)
     print(f"seed {args.seed}; repeat {args.repeat or 'by N'}; pyrr timed at N = {args.pyrr_n}; "
-          f"geometry threads {threads_in_use()}", flush=True)
+          f"geometry threads {threads_in_use()}; compiled slab passes {jit_in_use()}", flush=True)
     run(args.sizes, args.dtypes, args.repeat, args.pyrr_n, args.seed, args.baseline)
     return 0
 

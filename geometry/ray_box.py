@@ -10,6 +10,7 @@ from functools import partial
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import _jit
 from ._batch import (Flagged, Single, broadcast_items, chunk_size, constant, rows, run_chunked,
                      scalar, scratch, take)
 from ._exact import exact_meets
@@ -122,6 +123,16 @@ def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_e
     """Kernel: write one chunk's hits and clamped parameter intervals (``check``: see
     ``run_chunked(kernel_checks_boxes=True)``; ``line``: the ray, when every item shares it)."""
     dtype = t_enter.dtype.type
+    if (isinstance(t_min, Single) and isinstance(t_max, Single)
+            and _jit.usable(line, dtype, box_min, box_max)):
+        sure = scratch("sure", hit.shape, bool)
+        unsure = _jit.ray_pass(line, box_min, box_max, t_min[0], t_max[0], 3 * RAY_NEAR_TIE[dtype],
+                               UNDERFLOW_SLACK[dtype], hit, t_enter, t_exit, sure)
+        if unsure >= 0:
+            if unsure:
+                doubt_out.add_unless(sure)
+            return
+        # a coordinate is not finite: the numpy kernel below validates the chunk
     if line is None:
         o, d = rows(origin, dtype), rows(direction, dtype)
     else:

@@ -12,8 +12,9 @@ from typing import NamedTuple, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import _jit
 from ._batch import (Flagged, Single, broadcast_items, chunk_size, constant, out_dtype, rows,
-                     run_chunked, sort_pair, take)
+                     run_chunked, scratch, sort_pair, take)
 from ._exact import classify_segment_rational, exact_meets, two_sum
 from ._slab import SharedLine, shared_line, slab_interval
 from ._tolerances import SEGMENT_NEAR_TIE
@@ -142,6 +143,15 @@ def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, doubt_out, ch
     dtype = out_dtype(start, end, box_min, box_max)
     if segment is None:
         segment = _Segment.of(start, end, dtype)
+    if not segment.halve and _jit.usable(segment.line, dtype, box_min, box_max):
+        doubt = scratch("jit_doubt", out.shape, bool)
+        flagged = _jit.segment_pass(segment.line, box_min, box_max, SEGMENT_NEAR_TIE[dtype], out,
+                                    doubt)
+        if flagged >= 0:
+            if flagged:
+                doubt_out.add(doubt)
+            return
+        # a coordinate is not finite: the numpy kernel below validates the chunk
     if segment.halve:
         if check is not None:  # validate the boxes before halving them
             box_min, box_max = check(box_min, box_max)

@@ -70,6 +70,22 @@ def _raise_on_float_errors():
         yield
 
 
+@pytest.fixture(params=["jit", "numpy"])
+def each_backend(request):
+    """Run a test twice: with the compiled slab passes (``geometry.set_jit``; skipped where numba
+    is not installed) and with the numpy kernels only. Modules opt in with
+    ``pytestmark = pytest.mark.usefixtures("each_backend")``."""
+    import geometry
+    from geometry import _jit
+
+    if request.param == "jit" and not _jit.numba_installed():
+        pytest.skip("numba is not installed (pip install 'slablab[jit]')")
+    before = geometry.get_jit()
+    geometry.set_jit(request.param == "jit")
+    yield request.param
+    geometry.set_jit(before)
+
+
 # --- strategies ----------------------------------------------------------------------------
 #: Generic coordinates: magnitudes in [1e-3, 1e3] with arbitrary mantissas, and +-0.0 (smaller
 #: magnitudes snap to a zero of the same sign). The band keeps every product and quotient a

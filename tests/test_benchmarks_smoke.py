@@ -44,3 +44,18 @@ def test_classify_row_reports_all_three_classes(capsys: pytest.CaptureFixture[st
     for name in ("NONE", "INTERSECT", "INCLUDE"):
         count = int(row.split(f"{name} ")[1].split()[0])
         assert count > 0, f"expected the benchmark scene to contain {name} boxes, row: {row!r}"
+
+
+def test_no_jit_measures_the_numpy_kernels(capsys: pytest.CaptureFixture[str]) -> None:
+    import geometry
+
+    before = geometry.get_jit()
+    try:
+        status = bench_geometry.main(["--sizes", "1000", "--repeat", "1", "--pyrr-n", "50",
+                                      "--dtypes", "float32", "--no-baseline", "--no-jit"])
+        assert not geometry.get_jit(), "expected --no-jit to switch the compiled passes off"
+    finally:
+        geometry.set_jit(before)
+    out = capsys.readouterr().out
+    assert status == 0, f"expected exit status 0, got {status}"
+    assert "compiled slab passes off" in out, f"expected the setting on the second line:\n{out}"

@@ -14,6 +14,9 @@ import pytest
 import exact_reference as ref
 from geometry import classify_segment_aabb, intersect_ray_aabb, triangle_overlaps_aabb
 
+# every test here runs with the compiled slab passes and with numpy only
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 CHUNK = 32768
 N = 2 * CHUNK + 5
 ROWS = [0, CHUNK - 1, CHUNK, N - 1]

@@ -19,6 +19,9 @@ from geometry import (
     triangle_overlaps_obb,
 )
 
+# every test here runs with the compiled slab passes and with numpy only
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 N = 7
 RNG = np.random.default_rng(20261122)
 # Small integer coordinates: exact arithmetic, and plenty of touching cases.

@@ -16,6 +16,9 @@ import pytest
 import exact_reference as ref
 from geometry import classify_segment_aabb, intersect_ray_aabb
 
+# every test here runs with the compiled slab passes and with numpy only
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 N_CASES = 600
 
 
@@ -122,6 +125,39 @@ def test_one_ray_through_many_corners_and_edges_matches_the_exact_reference(seed
             f"{limits}: {len(wrong)} of {N_CASES} wrong, e.g. row {wrong[0]}: origin="
             f"{start.tolist()} direction={(end - start).tolist()} box={lo[wrong[0]].tolist()}.."
             f"{hi[wrong[0]].tolist()}: expected hit={want[wrong[0]]}")
+
+
+#: Rays through a box's edge where the rounded quotients put the entry past the exit (gap
+#: -1 or -4 ulps) though the exact line touches the box (found by a random search against
+#: the exact reference): (origin, direction, box_min, box_max).
+RAYS_ROUNDED_TO_A_MISS = [
+    ([0.3109022646370514, -0.035979928683616436, -2.0843010776787905],
+     [-1.6644767178255693, 1.4452625596137905, -1.3711614069275453],
+     [-5.695353533968236, 1.5665806611235973, -6.188533035048797],
+     [-3.700807428940268, 3.447381393270673, -5.014138885899653]),
+    ([-2.328447743979604, -1.4472164675391548, 0.8299511013028704],
+     [1.6684781581067898, 0.6605576044327943, 0.4704784839041487],
+     [-0.919617413518362, -1.466814179696959, -0.2874645009000214],
+     [-0.7338619951175678, -0.8894545432250238, 1.7206195401146975]),
+    ([-2.328447743979604, -1.4472164675391548, 0.8299511013028704],
+     [1.6684781581067898, 0.6605576044327943, 0.4704784839041487],
+     [0.7480364746019965, 0.5155194452795181, 0.947809091993403],
+     [2.6291547099074095, 1.3930577973098668, 3.414863200663184]),
+]
+
+
+@pytest.mark.parametrize("origin, direction, lo, hi", RAYS_ROUNDED_TO_A_MISS)
+def test_a_hit_the_rounding_calls_a_miss_keeps_its_t(origin, direction, lo, hi):
+    """The exact pass makes it a hit, and its t values stay the slab's (within a few ulps of
+    the exact ones), not the +inf of a miss: one ray for many boxes and one ray per box."""
+    want = ref.intersect_ray_aabb(origin, direction, lo, hi)
+    assert want[0], "the case is not as built: the exact line should touch the box"
+    for got in (intersect_ray_aabb(origin, direction, np.array([lo] * 3), np.array([hi] * 3)),
+                intersect_ray_aabb(np.array([origin] * 3), direction, lo, hi)):
+        assert got.hit.all(), f"expected hits, got {got.hit}"
+        for name, t, exact in (("t_enter", got.t_enter, want[1]), ("t_exit", got.t_exit, want[2])):
+            assert np.allclose(t, float(exact), rtol=1e-14, atol=0), (
+                f"{name}: expected {float(exact)!r}, got {t}")
 
 
 def test_float32_boxes_against_a_float64_line_are_decided_in_float64():

@@ -24,6 +24,9 @@ from conftest_strategies import (
 )
 from geometry import RayHit, classify_segment_aabb, intersect_ray_aabb
 
+# every test here runs with the compiled slab passes and with numpy only
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 BOX = ([0.0, 0.0, 0.0], [2.0, 2.0, 2.0])
 INF = math.inf
 

@@ -22,6 +22,9 @@ from conftest_strategies import (
 )
 from geometry import IntersectionType, classify_segment_aabb
 
+# every test here runs with the compiled slab passes and with numpy only
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 NONE, INTERSECT, INCLUDE = IntersectionType.NONE, IntersectionType.INTERSECT, IntersectionType.INCLUDE
 BOX = ([0.0, 0.0, 0.0], [2.0, 2.0, 2.0])
 

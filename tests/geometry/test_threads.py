@@ -6,6 +6,9 @@ import pytest
 
 import geometry
 
+# every test here runs with the compiled slab passes and with numpy only
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 
 @pytest.fixture
 def two_threads():
