@@ -96,7 +96,7 @@ def _compiled():
     """The two compiled loops, built on first use (numba imported lazily: it takes ~0.3 s),
     or False without numba. numba compiles each dtype on its first call and caches the machine
     code next to this file (``cache=True``), so later processes load it."""
-    global _kernels
+    global _kernels, _box_interval
     if _kernels is None:
         with _lock:
             if _kernels is None:
@@ -106,6 +106,8 @@ def _compiled():
                     _kernels = False
                     return _kernels
                 options = dict(nogil=True, boundscheck=False, error_model="numpy")
+                # the loops call the box's slab interval through this global, compiled first
+                _box_interval = numba.njit(inline="always", **options)(_box_interval_py)
                 try:
                     jit = numba.njit(cache=True, **options)
                     _kernels = (jit(_segment_loop), jit(_ray_loop))
@@ -123,23 +125,34 @@ def _compiled():
 # constant comes in as an argument of the compute dtype: a literal 0.0 would promote float32
 # arithmetic to float64 and round differently from the numpy kernel.
 
+def _box_interval_py(lo, hi, i, ox, oy, oz, dx, dy, dz, fx, fy, fz, big):
+    """``(entry, exit, finite)`` for box ``i``: its slab interval as the numpy kernel reduces
+    it (near plane by the sign of d), and whether its six coordinates are finite."""
+    a0, a1, a2 = lo[3 * i], lo[3 * i + 1], lo[3 * i + 2]
+    b0, b1, b2 = hi[3 * i], hi[3 * i + 1], hi[3 * i + 2]
+    finite = ((abs(a0) <= big) & (abs(a1) <= big) & (abs(a2) <= big)
+              & (abs(b0) <= big) & (abs(b1) <= big) & (abs(b2) <= big))
+    qa0, qb0 = (a0 - ox) / dx, (b0 - ox) / dx
+    qa1, qb1 = (a1 - oy) / dy, (b1 - oy) / dy
+    qa2, qb2 = (a2 - oz) / dz, (b2 - oz) / dz
+    n0, n1, n2 = qa0 if fx else qb0, qa1 if fy else qb1, qa2 if fz else qb2
+    f0, f1, f2 = qb0 if fx else qa0, qb1 if fy else qa1, qb2 if fz else qa2
+    entry = n0 if n0 > n1 else n1
+    entry = entry if entry > n2 else n2
+    exit_ = f0 if f0 < f1 else f1
+    exit_ = exit_ if exit_ < f2 else f2
+    return entry, exit_, finite
+
+
+_box_interval = _box_interval_py  # replaced by its compiled form in _compiled()
+
+
 def _segment_loop(lo, hi, ox, oy, oz, dx, dy, dz, fx, fy, fz, tie, zero, one, big, out, doubt):
     bad = 0
     flagged = 0
     for i in range(out.shape[0]):
-        a0, a1, a2 = lo[3 * i], lo[3 * i + 1], lo[3 * i + 2]
-        b0, b1, b2 = hi[3 * i], hi[3 * i + 1], hi[3 * i + 2]
-        bad += not ((abs(a0) <= big) & (abs(a1) <= big) & (abs(a2) <= big)
-                    & (abs(b0) <= big) & (abs(b1) <= big) & (abs(b2) <= big))
-        qa0, qb0 = (a0 - ox) / dx, (b0 - ox) / dx
-        qa1, qb1 = (a1 - oy) / dy, (b1 - oy) / dy
-        qa2, qb2 = (a2 - oz) / dz, (b2 - oz) / dz
-        n0, n1, n2 = qa0 if fx else qb0, qa1 if fy else qb1, qa2 if fz else qb2
-        f0, f1, f2 = qb0 if fx else qa0, qb1 if fy else qa1, qb2 if fz else qa2
-        entry = n0 if n0 > n1 else n1
-        entry = entry if entry > n2 else n2
-        exit_ = f0 if f0 < f1 else f1
-        exit_ = exit_ if exit_ < f2 else f2
+        entry, exit_, finite = _box_interval(lo, hi, i, ox, oy, oz, dx, dy, dz, fx, fy, fz, big)
+        bad += not finite
         inside = (entry < zero) & (exit_ > one)
         g = (exit_ if exit_ < one else one) - (entry if entry > zero else zero)
         out[i] = (g >= zero) + inside
@@ -154,20 +167,9 @@ def _ray_loop(lo, hi, ox, oy, oz, dx, dy, dz, fx, fy, fz, t_min, t_max, band, sl
     bad = 0
     unsure = 0
     for i in range(hit.shape[0]):
-        a0, a1, a2 = lo[3 * i], lo[3 * i + 1], lo[3 * i + 2]
-        b0, b1, b2 = hi[3 * i], hi[3 * i + 1], hi[3 * i + 2]
-        bad += not ((abs(a0) <= big) & (abs(a1) <= big) & (abs(a2) <= big)
-                    & (abs(b0) <= big) & (abs(b1) <= big) & (abs(b2) <= big))
-        qa0, qb0 = (a0 - ox) / dx, (b0 - ox) / dx
-        qa1, qb1 = (a1 - oy) / dy, (b1 - oy) / dy
-        qa2, qb2 = (a2 - oz) / dz, (b2 - oz) / dz
-        n0, n1, n2 = qa0 if fx else qb0, qa1 if fy else qb1, qa2 if fz else qb2
-        f0, f1, f2 = qb0 if fx else qa0, qb1 if fy else qa1, qb2 if fz else qa2
-        enter = n0 if n0 > n1 else n1
-        enter = enter if enter > n2 else n2
+        enter, exit_, finite = _box_interval(lo, hi, i, ox, oy, oz, dx, dy, dz, fx, fy, fz, big)
+        bad += not finite
         enter = enter if enter > t_min else t_min
-        exit_ = f0 if f0 < f1 else f1
-        exit_ = exit_ if exit_ < f2 else f2
         exit_ = exit_ if exit_ < t_max else t_max
         gap = exit_ - enter
         size = abs(exit_) * band + slack
