@@ -3,8 +3,8 @@
 Pure numpy (pyrr's matrix convention); nothing here imports OpenGL. Every query takes one item,
 shape (3,), or many, shape (N, 3), broadcast over leading dimensions, and runs as whole-array
 numpy code in cache-sized chunks (for one segment or ray against many boxes, a compiled loop
-when the optional numba is installed: see ``set_jit``). ``shared/SEMANTICS.md`` in the project is the contract; the
-docstrings restate it per function.
+when the optional numba is installed: see ``set_jit``). ``shared/SEMANTICS.md`` in the project
+is the contract; the docstrings restate it per function.
 
 >>> from geometry import classify_segment_aabb, IntersectionType
 >>> classify_segment_aabb([-1, 0.5, 0.5], [2, 0.5, 0.5], [0, 0, 0], [1, 1, 1])
