@@ -14,6 +14,7 @@ from . import _jit
 from ._batch import (Flagged, Single, broadcast_items, chunk_size, constant, rows, run_chunked,
                      scalar, scratch, take)
 from ._exact import exact_meets
+from ._output_pool import empty_bytes
 from ._slab import SharedLine, shared_line, slab_interval
 from ._tolerances import RAY_NEAR_TIE, UNDERFLOW_SLACK
 from ._validate import as_boxes, as_finite_points, as_scalars, check_nonzero_direction, compute_dtype
@@ -123,10 +124,11 @@ def _outputs(m: int, dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     A fresh large array comes as fresh pages, and on a virtual machine a page fault costs
     microseconds: numpy advises huge pages only for buffers of 4 MiB and more, so three separate
     outputs of 10^6 float32 items (1 + 4 + 4 MB) took ~3 ms of faults, more than the whole
-    computation. One buffer of their total size gets the advice (and is reused by the allocator
-    more often). The price: the three arrays keep each other's memory alive."""
+    computation. One buffer of their total size gets the advice, and comes from the output
+    pool (:mod:`._output_pool`), which reuses it once no array refers to it. The price: the
+    three arrays keep each other's memory alive."""
     size = np.dtype(dtype).itemsize * m
-    block = np.empty(2 * size + m, dtype=np.uint8)  # the float parts first: aligned
+    block = empty_bytes(2 * size + m)  # the float parts first: aligned
     return block[2 * size:].view(bool), block[:size].view(dtype), block[size:2 * size].view(dtype)
 
 

@@ -16,6 +16,7 @@ from . import _jit
 from ._batch import (Flagged, Single, broadcast_items, chunk_size, constant, out_dtype, rows,
                      run_chunked, scratch, sort_pair, take)
 from ._exact import classify_segment_rational, exact_meets, two_sum
+from ._output_pool import empty_bytes
 from ._slab import SharedLine, shared_line, slab_interval
 from ._tolerances import SEGMENT_NEAR_TIE
 from ._validate import as_boxes, as_finite_points, compute_dtype
@@ -79,7 +80,7 @@ def classify_checked(start, end, box_min, box_max) -> Union[IntersectionType, np
     lead, items = broadcast_items(
         {"start": start, "end": end, "box_min": box_min, "box_max": box_max}, dtype
     )
-    out = np.empty(int(np.prod(lead, dtype=np.int64)), dtype=np.int8)
+    out = empty_bytes(int(np.prod(lead, dtype=np.int64))).view(np.int8)
     doubt = Flagged()
     kernel = _classify_chunk
     if isinstance(items[0], Single) and isinstance(items[1], Single):
