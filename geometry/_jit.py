@@ -2,8 +2,8 @@
 
 The numpy kernels pay for reading each (C, 3) chunk column by column: numpy moves a strided
 element per cycle, which alone costs about 1.5x the read-once floor in float32. A compiled loop
-reads each box's six coordinates where they lie: at 10^6 boxes the calls measured 0.8-1.5x the
-floor for the segment test and 1.3-2.1x for the ray (README, "Performance"), against 2.8-4.9x
+reads each box's six coordinates where they lie: at 10^6 boxes the calls measured 0.7-1.5x the
+floor for the segment test and 1.3-2.2x for the ray (README, "Performance"), against 2.9-5.0x
 with the numpy kernels.
 
 These loops are a second copy of the *rounded* slab pass only, for the one case that dominates
