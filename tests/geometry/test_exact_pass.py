@@ -21,9 +21,8 @@ def columns(kind: str, k: int = K, seed: int = 0):
         o, d, a, b = rng.integers(-64, 65, (4, 3, k)) / 16.0
     else:  # rounded values: the certificate fails, columns go to rationals
         o, d, a, b = rng.uniform(-2, 2, (4, 3, k))
-    d[:, ~d.any(axis=0)] = 1.0  # no zero direction
     d[rng.integers(0, 3, k), np.arange(k)] *= rng.random(k) < 0.8  # some parallel axes
-    d[:, ~d.any(axis=0)] = 1.0
+    d[:, ~d.any(axis=0)] = 1.0  # no zero direction
     lo, hi = np.minimum(a, b), np.maximum(a, b)
     empty = rng.random(k) < 0.05
     lo[0, empty], hi[0, empty] = hi[0, empty] + 1, lo[0, empty]
