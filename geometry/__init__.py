@@ -14,6 +14,18 @@ is the contract; the docstrings restate it per function.
 from ._batch import get_num_threads, set_num_threads
 from ._jit import get_jit, set_jit
 from .aabb import AABB
+from .explain import (
+    AxisTest,
+    SeparatingAxes,
+    Slab,
+    SlabKind,
+    SlabRule,
+    Slabs,
+    explain_segment_aabb,
+    explain_segment_obb,
+    explain_triangle_aabb,
+    explain_triangle_obb,
+)
 from .obb import OBB, classify_segment_obb, intersect_ray_obb, triangle_overlaps_obb
 from .primitives import Ray, Segment, Triangle
 from .ray_box import intersect_ray_aabb
@@ -23,14 +35,24 @@ from .triangle_box import triangle_overlaps_aabb
 
 __all__ = [
     "AABB",
+    "AxisTest",
     "OBB",
     "IntersectionType",
     "Ray",
     "RayHit",
+    "SeparatingAxes",
     "Segment",
+    "Slab",
+    "SlabKind",
+    "SlabRule",
+    "Slabs",
     "Triangle",
     "classify_segment_aabb",
     "classify_segment_obb",
+    "explain_segment_aabb",
+    "explain_segment_obb",
+    "explain_triangle_aabb",
+    "explain_triangle_obb",
     "get_jit",
     "get_num_threads",
     "intersect_ray_aabb",

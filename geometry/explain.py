@@ -1,0 +1,452 @@
+"""Why a box got its answer: the slab method and the separating-axis test, step by step.
+
+These functions explain one query for one box. They return every intermediate value a lesson
+draws -- per axis the slab's parameter interval, their intersection [t0, t1] and the rule that
+decides the class; or, for a triangle, each of the 13 candidate axes with both shapes'
+projected intervals -- computed in rational arithmetic on the exact values of the inputs, so
+the verdict they state is exactly the one ``classify_segment_aabb`` / ``triangle_overlaps_aabb``
+return (SEMANTICS.md). Floats are given for drawing (the exact values rounded to nearest, +-inf
+beyond the float range); the exact ``Fraction`` values sit beside them.
+
+References: the slab method (Kay & Kajiya 1986; Williams et al. 2004), the separating axis
+test for a triangle and a box (Akenine-Möller 2001).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from enum import IntEnum
+from fractions import Fraction
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._tolerances import ORTHONORMAL_ATOL
+from .results import IntersectionType
+
+__all__ = [
+    "AxisTest",
+    "SeparatingAxes",
+    "Slab",
+    "SlabKind",
+    "SlabRule",
+    "Slabs",
+    "explain_segment_aabb",
+    "explain_segment_obb",
+    "explain_triangle_aabb",
+    "explain_triangle_obb",
+]
+
+#: an exact value: a Fraction, or a float only for +-inf (an empty box's bounds, unbounded t)
+Exact = Fraction | float
+Nums = list[Exact]
+Vec3 = tuple[Exact, Exact, Exact]
+
+
+class SlabKind(IntEnum):
+    """What one axis's slab allows of the segment's line ``start + t (end - start)``."""
+
+    #: A bounded interval [t_in, t_out] (the direction's component on this axis is not zero).
+    INTERVAL = 0
+    #: Every t: the component is zero and the line runs inside the slab (or on its planes).
+    ALL_T = 1
+    #: No t: the component is zero and the line runs outside the slab.
+    NO_T = 2
+    #: No t: the box is empty on this axis (``box_min > box_max``).
+    EMPTY = 3
+
+
+class SlabRule(IntEnum):
+    """The rule that decides the class, in the slab method's terms."""
+
+    #: NONE: the slab intervals share no t (t0 > t1, or a slab allows no t).
+    NO_COMMON_T = 0
+    #: NONE: the line meets the box, but [t0, t1] misses the segment's [0, 1].
+    MISSES_SEGMENT = 1
+    #: INTERSECT: t0 or t1 lies in [0, 1]: the segment reaches the box's boundary.
+    CROSSES_BOUNDARY = 2
+    #: INTERSECT: [0, 1] lies inside (t0, t1), but the segment runs in a face plane (a zero
+    #: component with the line exactly on a slab plane), so it only touches the boundary.
+    IN_FACE_PLANE = 3
+    #: INCLUDE: [0, 1] lies inside (t0, t1): the segment is in the box's open interior.
+    INSIDE = 4
+
+
+#: the class each rule decides
+RULE_CLASS = {
+    SlabRule.NO_COMMON_T: IntersectionType.NONE,
+    SlabRule.MISSES_SEGMENT: IntersectionType.NONE,
+    SlabRule.CROSSES_BOUNDARY: IntersectionType.INTERSECT,
+    SlabRule.IN_FACE_PLANE: IntersectionType.INTERSECT,
+    SlabRule.INSIDE: IntersectionType.INCLUDE,
+}
+
+
+class Slab(NamedTuple):
+    """One axis's slab ``box_min[axis] <= p[axis] <= box_max[axis]`` against the line.
+
+    ``t_in`` / ``t_out`` bound the t where the line is in the slab: finite for ``INTERVAL``,
+    ``-inf`` / ``+inf`` for ``ALL_T``, ``+inf`` / ``-inf`` (no t) for ``NO_T`` and ``EMPTY``.
+    ``exact_in`` / ``exact_out`` are the exact values (None where infinite). ``on_plane`` is
+    True for an ``ALL_T`` slab whose line lies exactly on one of its two planes.
+    """
+
+    axis: int
+    kind: SlabKind
+    t_in: float
+    t_out: float
+    exact_in: Fraction | None
+    exact_out: Fraction | None
+    on_plane: bool
+
+
+class Slabs(NamedTuple):
+    """The slab method for one segment and one box (see :func:`explain_segment_aabb`).
+
+    ``slabs`` are the three axes in order x, y, z (the box's own axes u, v, w for an OBB, then
+    ``frame == "box"``); ``t0 = max(t_in)``, ``t1 = min(t_out)`` (``-inf`` / ``+inf`` where no
+    slab bounds them), with exact values ``exact_t0`` / ``exact_t1`` (None where infinite).
+    ``start`` / ``end`` / ``box_min`` / ``box_max`` are the (3,) float coordinates in that frame.
+    ``rule`` decides ``kind``, which equals the library's exact answer.
+    """
+
+    frame: str
+    start: np.ndarray
+    end: np.ndarray
+    box_min: np.ndarray
+    box_max: np.ndarray
+    slabs: tuple[Slab, Slab, Slab]
+    t0: float
+    t1: float
+    exact_t0: Fraction | None
+    exact_t1: Fraction | None
+    rule: SlabRule
+    kind: IntersectionType
+
+    def interval_after(self, axes: int) -> tuple[float, float]:
+        """``(t0, t1)`` over the first ``axes`` slabs only (0 to 3): the interval as it shrinks
+        while the method takes one axis after another; ``(-inf, inf)`` for none."""
+        used = self.slabs[:axes]
+        return (max((s.t_in for s in used), default=-math.inf),
+                min((s.t_out for s in used), default=math.inf))
+
+
+class AxisTest(NamedTuple):
+    """One candidate separating axis and both shapes' projections onto it.
+
+    ``axis`` is the (3,) float direction (not normalised; exact as ``exact_axis``);
+    ``zero`` marks an axis that is exactly zero (it separates nothing and the test skips it).
+    Projections are ``axis . p``: the triangle's ``[tri_min, tri_max]`` and the box's
+    ``[box_lo, box_hi]``; ``gap`` is ``max(box_lo - tri_max, tri_min - box_hi)`` (positive:
+    the intervals are apart by that much; zero: they touch; negative: they overlap).
+    ``separates`` is ``exact gap > 0``, decided exactly (touching does not separate).
+    """
+
+    number: int
+    name: str
+    axis: np.ndarray
+    exact_axis: Vec3
+    zero: bool
+    tri_min: float
+    tri_max: float
+    box_lo: float
+    box_hi: float
+    gap: float
+    separates: bool
+
+
+class SeparatingAxes(NamedTuple):
+    """The separating-axis test for one triangle and one box (see
+    :func:`explain_triangle_aabb`). ``separating`` is the number of the first axis, in the
+    test's order, that separates the shapes, or None; ``overlaps`` is ``separating is None``,
+    the library's exact answer. ``center`` is the box centre in that frame, where a lesson
+    draws the axes through; ``vertices`` the (3, 3) triangle and ``box_min`` / ``box_max`` the
+    box, in that frame (``frame`` is "world" or "box")."""
+
+    frame: str
+    vertices: np.ndarray
+    box_min: np.ndarray
+    box_max: np.ndarray
+    center: np.ndarray
+    axes: tuple[AxisTest, ...]
+    separating: int | None
+    overlaps: bool
+
+
+# --- input --------------------------------------------------------------------------------
+def _exact_number(name: str, x: object, *, allow_inf: bool = False) -> Fraction | float:
+    if isinstance(x, (bool, np.bool_)):
+        raise ValueError(f"{name} must hold numbers, got a bool")
+    if isinstance(x, (int, np.integer)):
+        return Fraction(int(x))
+    if isinstance(x, np.floating) and np.finfo(x.dtype).bits > 64:
+        if np.float64(x) != x:
+            raise ValueError(f"{name} holds {x!r}, which float64 cannot represent exactly")
+    try:
+        value = float(x)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold numbers, got {x!r}") from None
+    if math.isnan(value) or (math.isinf(value) and not allow_inf):
+        raise ValueError(f"{name} must be finite, got {value}")
+    return value if math.isinf(value) else Fraction(value)
+
+
+def _exact_vec(name: str, value: ArrayLike, *, allow_inf: bool = False) -> Nums:
+    arr = np.asarray(value)
+    if arr.shape != (3,):
+        raise ValueError(f"{name} must have shape (3,), got {arr.shape}")
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must be an array of numbers, got dtype {arr.dtype}")
+    # tolist() gives exact Python ints / floats up to float64; wider floats stay numpy scalars
+    items = arr.tolist() if arr.dtype.itemsize <= 8 else list(arr)
+    return [_exact_number(name, c, allow_inf=allow_inf) for c in items]
+
+
+def _box(box_min: ArrayLike, box_max: ArrayLike) -> tuple[Nums, Nums]:
+    """Exact bounds; +inf in min / -inf in max only as the empty-box marker (ValueError else)."""
+    lo = _exact_vec("box_min", box_min, allow_inf=True)
+    hi = _exact_vec("box_max", box_max, allow_inf=True)
+    for name, bound, bad in (("box_min", lo, -math.inf), ("box_max", hi, math.inf)):
+        if any(isinstance(b, float) and b == bad for b in bound):
+            raise ValueError(f"{name} must be finite (or the empty-box marker of AABB.empty()), "
+                             f"got {bad}")
+    return lo, hi
+
+
+def _frame(center: ArrayLike, axes: ArrayLike,
+           half_size: ArrayLike) -> tuple[Nums, list[Nums], Nums]:
+    c = _exact_vec("center", center)
+    rows = np.asarray(axes)
+    if rows.shape != (3, 3):
+        raise ValueError(f"axes must have shape (3, 3), got {rows.shape}")
+    gram = rows.astype(np.float64) @ rows.astype(np.float64).T
+    if not np.isfinite(gram).all() or np.abs(gram - np.eye(3)).max() > ORTHONORMAL_ATOL:
+        raise ValueError(f"axes must have orthonormal rows (unit box axes) within "
+                         f"{ORTHONORMAL_ATOL:g}")
+    a = [_exact_vec(f"axes[{i}]", rows[i]) for i in range(3)]
+    h = _exact_vec("half_size", half_size)
+    return c, a, h
+
+
+def _to_frame(p: Nums, center: Nums, axes: list[Nums]) -> Nums:
+    rel = [x - y for x, y in zip(p, center, strict=True)]
+    return [sum((r * x for r, x in zip(row, rel, strict=True)), Fraction(0)) for row in axes]
+
+
+def _float(q: Fraction | float) -> float:
+    """``q`` rounded to the nearest float (+-inf beyond the float range; infinities stay)."""
+    try:
+        return float(q)
+    except OverflowError:
+        return math.inf if q > 0 else -math.inf
+
+
+def _exact(q: Fraction | float) -> Fraction | None:
+    """``q`` if it is a Fraction, None for an infinity."""
+    return q if isinstance(q, Fraction) else None
+
+
+def _floats(v: Sequence[Fraction | float]) -> np.ndarray:
+    return np.array([_float(x) for x in v], dtype=np.float64)
+
+
+# --- segment: the slab method ----------------------------------------------------------------
+def _slabs(frame: str, s: Nums, e: Nums, lo: Nums, hi: Nums) -> Slabs:
+    slabs: list[Slab] = []
+    entries: list[Fraction | float] = []
+    exits: list[Fraction | float] = []
+    for i in range(3):
+        d = e[i] - s[i]
+        t_in: Exact
+        t_out: Exact
+        if lo[i] > hi[i]:
+            kind, t_in, t_out, on_plane = SlabKind.EMPTY, math.inf, -math.inf, False
+        elif d == 0:
+            inside = lo[i] <= s[i] <= hi[i]
+            kind = SlabKind.ALL_T if inside else SlabKind.NO_T
+            t_in, t_out = (-math.inf, math.inf) if inside else (math.inf, -math.inf)
+            on_plane = inside and s[i] in (lo[i], hi[i])
+        else:
+            near, far = (lo[i], hi[i]) if d > 0 else (hi[i], lo[i])
+            kind, on_plane = SlabKind.INTERVAL, False
+            t_in, t_out = (near - s[i]) / d, (far - s[i]) / d
+        entries.append(t_in)
+        exits.append(t_out)
+        slabs.append(Slab(i, kind, _float(t_in), _float(t_out), _exact(t_in), _exact(t_out),
+                          on_plane))
+    t0, t1 = max(entries), min(exits)  # Fractions, or +-inf where no slab bounds them
+    if t0 > t1:
+        rule = SlabRule.NO_COMMON_T
+    elif t1 < 0 or t0 > 1:
+        rule = SlabRule.MISSES_SEGMENT
+    elif t0 >= 0 or t1 <= 1:  # with t0 <= 1 and t1 >= 0: t0 or t1 lies in [0, 1]
+        rule = SlabRule.CROSSES_BOUNDARY
+    elif any(slab.on_plane for slab in slabs):
+        rule = SlabRule.IN_FACE_PLANE
+    else:
+        rule = SlabRule.INSIDE
+    return Slabs(frame, _floats(s), _floats(e), _floats(lo), _floats(hi),
+                 (slabs[0], slabs[1], slabs[2]),
+                 _float(t0), _float(t1), _exact(t0), _exact(t1), rule, RULE_CLASS[rule])
+
+
+def explain_segment_aabb(start: ArrayLike, end: ArrayLike, box_min: ArrayLike,
+                         box_max: ArrayLike) -> Slabs:
+    """Explain :func:`classify_segment_aabb` for one segment and one box by the slab method.
+
+    For each axis, the slab between the box's two planes on that axis holds the segment's line
+    ``start + t (end - start)`` for t in [t_in, t_out] -- or, where the direction's component is
+    zero, for every t ("all t", the line runs inside the slab) or none ("no t"). The line is in
+    the box for t in [t0, t1] = [max t_in, min t_out], and the rule follows (SEMANTICS.md):
+    NONE when the slabs share no t or [t0, t1] misses [0, 1]; INTERSECT when t0 or t1 lies in
+    [0, 1], or when [0, 1] is inside (t0, t1) but the segment lies in a face plane; INCLUDE when
+    [0, 1] is inside (t0, t1) otherwise. A point segment (start == end) has no bounded slab;
+    an empty box (``box_min > box_max`` on an axis) gives that slab ``EMPTY``, hence NONE.
+
+    Parameters
+    ----------
+    start, end : (3,) array_like
+        The segment's endpoints (finite).
+    box_min, box_max : (3,) array_like
+        The closed box (``+inf`` / ``-inf`` only as ``AABB.empty()``'s empty-box marker).
+
+    Returns
+    -------
+    Slabs
+        Exact, in rationals; ``kind`` equals ``classify_segment_aabb(start, end, box_min,
+        box_max)``.
+
+    Raises
+    ------
+    ValueError
+        For a shape other than (3,), a non-finite coordinate or a value float64 cannot hold.
+    """
+    s, e = _exact_vec("start", start), _exact_vec("end", end)
+    lo, hi = _box(box_min, box_max)
+    return _slabs("world", s, e, lo, hi)
+
+
+def explain_segment_obb(start: ArrayLike, end: ArrayLike, center: ArrayLike, axes: ArrayLike,
+                        half_size: ArrayLike) -> Slabs:
+    """Explain :func:`classify_segment_obb` by the slab method in the box's own frame.
+
+    The endpoints are mapped exactly to ``u = axes @ (p - center)``, where the box is
+    ``[-half_size, half_size]``, and explained as :func:`explain_segment_aabb` does
+    (``frame == "box"``, slabs along the box's axes). The map is affine, so every t means the
+    same point of the segment in both frames.
+
+    Parameters
+    ----------
+    start, end, center, half_size : (3,) array_like
+    axes : (3, 3) array_like
+        Rows are the box's unit axes (orthonormal within 1e-6).
+
+    Returns
+    -------
+    Slabs
+        ``kind`` equals ``classify_segment_obb(start, end, center, axes, half_size)``.
+
+    Raises
+    ------
+    ValueError
+        For a bad shape, a non-finite coordinate or axes that are not orthonormal.
+    """
+    s, e = _exact_vec("start", start), _exact_vec("end", end)
+    c, a, h = _frame(center, axes, half_size)
+    return _slabs("box", _to_frame(s, c, a), _to_frame(e, c, a), [-x for x in h], h)
+
+
+# --- triangle: the separating axes -----------------------------------------------------------
+def _cross(a: Sequence[Exact], b: Sequence[Exact]) -> Vec3:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _dot(a: Sequence[Exact], b: Sequence[Exact]) -> Exact:
+    return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
+
+
+#: names of the 13 axes, in the test's order: box normals, triangle normal, e_k x edge_j
+AXIS_NAMES = ("box x", "box y", "box z", "triangle normal",
+              *(f"{u} x edge {j}" for u in "xyz" for j in range(3)))
+
+
+def _separating_axes(frame: str, verts: list[Nums], lo: Nums, hi: Nums) -> SeparatingAxes:
+    if any(a > b for a, b in zip(lo, hi, strict=True)):
+        raise ValueError("box_min must not exceed box_max: an empty box has no separating axes "
+                         "to show (it overlaps nothing)")
+    edges = [[b - a for a, b in zip(verts[j], verts[(j + 1) % 3], strict=True)] for j in range(3)]
+    one, zero_ = Fraction(1), Fraction(0)
+    units: list[Vec3] = [(one, zero_, zero_), (zero_, one, zero_), (zero_, zero_, one)]
+    candidates = [*units, _cross(edges[0], edges[1]),
+                  *(_cross(u, edge) for u in units for edge in edges)]
+    center = [(a + b) / 2 for a, b in zip(lo, hi, strict=True)]
+    half = [(b - a) / 2 for a, b in zip(lo, hi, strict=True)]
+    tests: list[AxisTest] = []
+    for index, axis in enumerate(candidates):
+        proj = [_dot(axis, v) for v in verts]
+        c = _dot(axis, center)
+        r = _dot([x if x >= 0 else -x for x in axis], half)
+        gap = max(c - r - max(proj), min(proj) - (c + r))
+        zero = not any(axis)
+        tests.append(AxisTest(index, AXIS_NAMES[index], _floats(axis), axis, zero,
+                              _float(min(proj)), _float(max(proj)), _float(c - r),
+                              _float(c + r), _float(gap), not zero and gap > 0))
+    separating = next((t.number for t in tests if t.separates), None)
+    return SeparatingAxes(frame, np.array([_floats(v) for v in verts]), _floats(lo),
+                          _floats(hi), _floats(center), tuple(tests), separating,
+                          separating is None)
+
+
+def explain_triangle_aabb(v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, box_min: ArrayLike,
+                          box_max: ArrayLike) -> SeparatingAxes:
+    """Explain :func:`triangle_overlaps_aabb` for one triangle and one box by separating axes.
+
+    The 13 candidate axes come in the test's order: the box normals x, y, z, the triangle's
+    normal ``(v1 - v0) x (v2 - v1)``, then ``e_k x edge_j`` for k = x, y, z and the edges
+    ``edge_j = v_{j+1} - v_j`` (Akenine-Möller 2001). On each the triangle and the box project
+    to intervals; the shapes are apart iff on some axis the intervals are apart (a positive
+    gap: touching overlaps). An axis that is exactly zero (a degenerate triangle's normal, an
+    edge parallel to a box axis) separates nothing. For a degenerate triangle (a segment or a
+    point) the remaining axes still decide exactly.
+
+    Parameters
+    ----------
+    v0, v1, v2 : (3,) array_like
+        The triangle's vertices (finite).
+    box_min, box_max : (3,) array_like
+        A non-empty closed box.
+
+    Returns
+    -------
+    SeparatingAxes
+        Exact, in rationals; ``overlaps`` equals ``triangle_overlaps_aabb(v0, v1, v2,
+        box_min, box_max)``.
+
+    Raises
+    ------
+    ValueError
+        For a shape other than (3,), a non-finite coordinate, or an empty box.
+    """
+    verts = [_exact_vec(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))]
+    lo, hi = _box(box_min, box_max)
+    return _separating_axes("world", verts, lo, hi)
+
+
+def explain_triangle_obb(v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, center: ArrayLike,
+                         axes: ArrayLike, half_size: ArrayLike) -> SeparatingAxes:
+    """Explain :func:`triangle_overlaps_obb` by separating axes in the box's own frame.
+
+    The vertices are mapped exactly to ``u = axes @ (v - center)`` and explained as
+    :func:`explain_triangle_aabb` does against ``[-half_size, half_size]`` (``frame ==
+    "box"``: axes, vertices and projections are box-frame values).
+
+    Raises
+    ------
+    ValueError
+        For a bad shape, a non-finite coordinate, non-orthonormal axes or a negative half size.
+    """
+    verts = [_exact_vec(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))]
+    c, a, h = _frame(center, axes, half_size)
+    return _separating_axes("box", [_to_frame(v, c, a) for v in verts], [-x for x in h], h)
