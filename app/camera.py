@@ -127,11 +127,16 @@ class OrbitCamera(_MglwOrbitCamera):
     def view_projection(self) -> np.ndarray:
         return self.view_matrix() @ self.projection_matrix()
 
+    def clip(self, points) -> np.ndarray:
+        """Homogeneous clip coordinates ``[p, 1] @ V @ P`` of world ``points`` (..., 3) ->
+        (..., 4); what :func:`app.labels.pin_to_viewport` takes."""
+        p = np.asarray(points, dtype=np.float64)
+        return np.concatenate([p, np.ones(p.shape[:-1] + (1,))], axis=-1) @ self.view_projection()
+
     def project(self, points, size: tuple[int, int]) -> np.ndarray:
         """Pixel coordinates (x right, y down, origin top-left) of world ``points`` (..., 3);
         returns (..., 3): x, y and NDC depth (points behind the camera get NaN x/y)."""
-        p = np.asarray(points, dtype=np.float64)
-        h = np.concatenate([p, np.ones(p.shape[:-1] + (1,))], axis=-1) @ self.view_projection()
+        h = self.clip(points)
         w = h[..., 3:4]
         with np.errstate(divide="ignore", invalid="ignore"):
             ndc = np.where(w > 1e-9, h[..., :3] / w, np.nan)

@@ -1,6 +1,6 @@
 """Command line of ``python -m app`` / ``slablab``: options, and every failure as one line.
 
-Exit codes: 0 ok, 2 bad input (scene file, size, screenshot path) or no display.
+Exit codes: 0 ok, 2 bad input (scene file, size, screenshot path, sample count) or no display.
 """
 
 from __future__ import annotations
@@ -9,7 +9,11 @@ import argparse
 import os
 import sys
 
-from app.scene import SceneError, resolve_scene
+from app.images import ImagePathError
+from app.scene import DEFAULT_SEGMENT, SceneError, resolve_scene
+
+#: options whose value may start with "-" (argparse would take "--size -5x-5" for two options)
+_TEXT_VALUED = ("--size", "--screenshot", "--scene")
 
 
 class CliError(Exception):
@@ -20,10 +24,25 @@ def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT (e.g. 1280x720), got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT (e.g. 1280x720), got {text!r}") from None
     if not (1 <= w <= 8192 and 1 <= h <= 8192):
         raise argparse.ArgumentTypeError(f"width and height must be in 1..8192, got {text!r}")
     return w, h
+
+
+def _samples(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 (off) or more, got {n}")
+    return n
+
+
+def _vec(p) -> str:
+    return "(" + ", ".join(f"{v:g}" for v in p) + ")"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,24 +51,43 @@ def build_parser() -> argparse.ArgumentParser:
         "(green NONE, blue INTERSECT, red INCLUDE). Press H in the window for the controls.")
     p.add_argument("--scene", default=None, metavar="NAME|PATH",
                    help="preset (blog, grid, obb, triangles, rays, edges) or a scene .json file "
-                        "(default: blog)")
+                        f"(default: blog); a file without a \"segment\" gets "
+                        f"{_vec(DEFAULT_SEGMENT[0])} -> {_vec(DEFAULT_SEGMENT[1])}")
     p.add_argument("--boxes", type=int, default=None, metavar="N",
                    help="instead of --scene: a random scene of N boxes")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random scene (default 0)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the random scene, any integer (default 0)")
     p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
                    help="window / image size (default 1280x720)")
     p.add_argument("--headless", action="store_true",
                    help="render offscreen (EGL) instead of opening a window")
-    p.add_argument("--screenshot", metavar="PNG",
-                   help="write one rendered frame to this PNG and exit (needs --headless, or "
-                        "opens the window just for that frame)")
+    p.add_argument("--screenshot", metavar="FILE",
+                   help="write one rendered frame to FILE (.png, .jpg or .jpeg) and exit "
+                        "(with --headless, or in a window opened just for that frame)")
     p.add_argument("--explain", action="store_true", help="start in explain mode")
     p.add_argument("--select", type=int, default=None, metavar="I",
                    help="select box I (the box explain mode explains)")
     p.add_argument("--help-overlay", action="store_true", help="start with the help overlay")
-    p.add_argument("--samples", type=int, default=None,
-                   help="multisampling (window default 4; headless always 0)")
+    p.add_argument("--samples", type=_samples, default=None, metavar="N",
+                   help="multisampling (anti-aliased edges), N samples per pixel, 0 = off. "
+                        "Default: 0 on software OpenGL (Mesa llvmpipe, where 4 samples cost "
+                        "about 2.6x the frame time), 4 on a GPU. At most what the OpenGL "
+                        "implementation offers (GL_MAX_SAMPLES; 4 on llvmpipe)")
     return p
+
+
+def _join_text_values(argv: list[str]) -> list[str]:
+    """``--size -5x-5`` -> ``--size=-5x-5``: a value starting with "-" stays a value."""
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] in _TEXT_VALUED and i + 1 < len(argv) and argv[i + 1].startswith("-") \
+                and not argv[i + 1].startswith("--"):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
 
 
 def load_requested_scene(args: argparse.Namespace):
@@ -69,21 +107,29 @@ def has_display() -> bool:
     return True
 
 
-NO_DISPLAY = ("slablab: no display to open a window on (DISPLAY is not set); "
-              "use --headless --screenshot out.png to render offscreen, or run under xvfb-run")
+_HEADLESS_HINT = "use --headless --screenshot out.png to render offscreen, or run under xvfb-run"
+NO_DISPLAY = f"slablab: no display to open a window on (DISPLAY is not set); {_HEADLESS_HINT}"
+
+
+def _unreachable_display() -> str:
+    where = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or "(default)"
+    return f"slablab: cannot connect to display {where} (is a display server running there?); " \
+           f"{_HEADLESS_HINT}"
 
 
 def run(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_join_text_values(argv))
     try:
         scene = load_requested_scene(args)
-        if args.screenshot:
-            from app.headless import check_writable
+        if args.screenshot is not None:
+            from app.images import check_writable
             try:
                 check_writable(args.screenshot)
+            except ImagePathError as exc:
+                raise CliError(f"--screenshot {args.screenshot!r}: {exc}") from None
             except OSError as exc:
                 raise CliError(f"{args.screenshot}: cannot write screenshot: "
-                               f"{exc.strerror or exc}")
+                               f"{exc.strerror or exc}") from None
         if args.select is not None and not 0 <= args.select < len(scene.boxes):
             raise CliError(f"--select {args.select}: the scene has {len(scene.boxes)} boxes")
         if args.headless:
@@ -105,20 +151,27 @@ def _apply_options(app, args) -> None:
         app.on_key_event(app.wnd.keys.X, app.wnd.keys.ACTION_PRESS, None)
 
 
+def _save(app, path: str) -> None:
+    try:
+        app.save_screenshot(path)
+    except OSError as exc:
+        raise CliError(f"{path}: cannot write screenshot: {exc.strerror or exc}") from None
+
+
 def _run_headless(args, scene) -> int:
-    from app.window import create_window
+    from app.window import SamplesError, create_window
 
     try:
-        app = create_window(scene, headless=True, size=args.size, samples=0, seed=args.seed)
+        app = create_window(scene, headless=True, size=args.size, samples=args.samples,
+                            seed=args.seed)
+    except SamplesError as exc:
+        raise CliError(str(exc)) from None
     except Exception as exc:  # no EGL / no GPU driver: say what to install
         raise CliError(f"slablab: cannot create an offscreen OpenGL context ({exc}); "
-                       f"install Mesa's EGL (apt-get install libegl1 libgl1-mesa-dri)")
+                       f"install Mesa's EGL (apt-get install libegl1 libgl1-mesa-dri)") from None
     _apply_options(app, args)
-    if args.screenshot:
-        try:
-            app.save_screenshot(args.screenshot)
-        except OSError as exc:
-            raise CliError(f"{args.screenshot}: cannot write screenshot: {exc.strerror or exc}")
+    if args.screenshot is not None:
+        _save(app, args.screenshot)
     else:
         app.render_frame()
         print("slablab: rendered one frame offscreen (add --screenshot out.png to keep it)")
@@ -126,22 +179,23 @@ def _run_headless(args, scene) -> int:
 
 
 def _run_window(args, scene) -> int:
-    import moderngl_window as mglw
-
-    from app.window import create_window
+    from app.loop import run_on_demand
+    from app.window import SamplesError, create_window
 
     try:
         app = create_window(scene, size=args.size, samples=args.samples, seed=args.seed)
+    except SamplesError as exc:
+        raise CliError(str(exc)) from None
     except Exception as exc:
         name = type(exc).__name__
         if "Display" in name or "display" in str(exc).lower():
-            raise CliError(NO_DISPLAY)
+            raise CliError(_unreachable_display()) from None
         raise CliError(f"slablab: cannot open an OpenGL 3.3 window ({name}: {exc}); "
-                       f"try --headless")
+                       f"try --headless") from None
     _apply_options(app, args)
-    if args.screenshot:
-        app.save_screenshot(args.screenshot)
+    if args.screenshot is not None:
+        _save(app, args.screenshot)
         app.wnd.destroy()
         return 0
-    mglw.run_window_config_instance(app)
+    run_on_demand(app)
     return 0

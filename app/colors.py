@@ -29,4 +29,9 @@ HOVER = (1.0, 1.0, 1.0)
 SELECTED = (1.0, 0.9, 0.2)
 TRIANGLE = (0.75, 0.55, 0.95)
 TRIANGLE_OVERLAP = (1.0, 0.35, 0.95)
-SLAB_AXES = ((1.0, 0.35, 0.35), (0.35, 1.0, 0.35), (0.4, 0.6, 1.0))  # x, y, z slabs (explain)
+#: explain mode's x, y, z slab markers: magenta, teal and amber, each at least 40 degrees of hue
+#: away from every class colour (a marker must never read as a box's class)
+SLAB_AXES = ((1.0, 0.40, 0.90), (0.20, 0.95, 0.90), (1.0, 0.80, 0.15))
+#: backing plate of in-scene labels and HUD panels: dark and nearly opaque, so that text reads
+#: the same over any box colour
+PLATE = (0.03, 0.035, 0.045, 0.9)

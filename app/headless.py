@@ -5,36 +5,24 @@ Seams for tests and tools:
 * :func:`headless_app` - a cached headless :class:`~app.window.SlabLabWindow` (one GL context
   per process) for synthesised-event tests.
 * :func:`render_scene_image` - scene + size + camera + options -> (H, W, 3) uint8 image.
-* :func:`save_png` - write an image atomically (nothing half-written on failure).
+
+Image files are written by :mod:`app.images`; the headless window class is
+:class:`app.headless_window.HeadlessWindow`.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
-
 import numpy as np
-from moderngl_window.context.headless import Window as _MglwHeadlessWindow
 
-from app.keys import HeadlessKeys
 from app.scene import CameraSpec, Scene
+from app.window import SlabLabWindow, create_window
 
-
-class HeadlessWindow(_MglwHeadlessWindow):
-    """moderngl-window's headless window with distinct key constants (see app.keys)."""
-
-    keys = HeadlessKeys
-
-
-_APP = None
+_APP: SlabLabWindow | None = None
 
 
 def headless_app(scene: Scene | None = None, size: tuple[int, int] = (320, 180)):
     """The process's headless demo window, resized to ``size`` and showing ``scene``."""
     global _APP
-    from app.window import create_window
-
     if _APP is None:
         _APP = create_window(scene, headless=True, size=size)
     else:
@@ -75,35 +63,3 @@ def render_scene_image(scene: Scene, size: tuple[int, int] = (1280, 720), *,
         state.playing = False
     app.render_frame()
     return app.read_image()
-
-
-def check_writable(path: str | Path) -> Path:
-    """Fail early (OSError with a reason) if a PNG cannot be written at ``path``."""
-    path = Path(path)
-    if path.exists() and path.is_dir():
-        raise IsADirectoryError(21, "is a directory", str(path))
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise FileNotFoundError(2, "directory does not exist", str(parent))
-    if not os.access(parent, os.W_OK):
-        raise PermissionError(13, "directory is not writable", str(parent))
-    return path
-
-
-def save_png(image: np.ndarray, path: str | Path) -> Path:
-    """Write ``image`` as PNG via a temporary file + rename, so a failure leaves nothing."""
-    from PIL import Image
-
-    path = check_writable(path)
-    fd, tmp = tempfile.mkstemp(prefix=".slablab-", suffix=".png", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            Image.fromarray(image).save(f, format="PNG")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the PNG normal permissions
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path

@@ -47,7 +47,7 @@ def _v(p: np.ndarray) -> str:
 
 
 def hud_lines(state: DemoState, frame_ms: float, message: str = "") -> list[list[tuple]]:
-    """The top-left HUD."""
+    """The top-left HUD; ``frame_ms`` 0 means not measured (left out)."""
     g, b, r = state.counts()
     lines: list[list[tuple]] = [
         [("slablab", ACCENT), (f"  scene: {state.scene.name}   ", WHITE), ("H: help", DIM)],
@@ -68,8 +68,9 @@ def hud_lines(state: DemoState, frame_ms: float, message: str = "") -> list[list
                       (CLASS_NAMES[cls], _rgba(CLASS_COLORS[cls][1]))])
     else:
         lines.append([("selected: none (click a box)", DIM)])
-    flags = [f"frame {frame_ms:5.1f} ms",
-             "playing" if state.playing else "paused",
+    # the frame time only once a frame has been measured (headless frames are not)
+    flags = [f"frame {frame_ms:5.1f} ms"] if frame_ms > 0 else []
+    flags += ["playing" if state.playing else "paused",
              f"explain {'on' if state.explain else 'off'}",
              f"triangles {'on' if state.highlight_triangles else 'off'}"]
     lines.append([("   ".join(flags), DIM)])

@@ -15,8 +15,11 @@ NUMBER_KEY_PRESETS: list[str | tuple[str, int]] = [
 
 def random_scene(n: int, seed: int = 0) -> Scene:
     """``n`` boxes (about a fifth of them rotated) around a short segment, reproducible from
-    ``seed``. One box is made to enclose the segment, so all three colours appear."""
-    rng = np.random.default_rng(seed)
+    ``seed`` (any integer: negative seeds draw from their own stream, apart from every
+    non-negative one). One box is made to enclose the segment, so all three colours appear."""
+    # SeedSequence takes non-negative entropy only; a spawn key keeps -s apart from s
+    rng = np.random.default_rng(np.random.SeedSequence(abs(seed), spawn_key=(1,) if seed < 0
+                                                       else ()))
     spread = max(4.0, 1.1 * n ** (1 / 3))
     start = np.array([-0.6 * spread, 0.25 * spread, -0.2 * spread])
     end = np.array([0.6 * spread, 0.3 * spread, 0.25 * spread])

@@ -10,7 +10,9 @@ A scene file is::
      "rays":      [{"origin": [..], "direction": [..]}],
      "triangles": [{"vertices": [[..], [..], [..]]}]}
 
-Every key but ``boxes`` is optional. ``rotation`` is in degrees, applied about X, then Y, then Z
+Every key but ``boxes`` is optional; a scene without ``segment`` gets :data:`DEFAULT_SEGMENT`
+((-3, 0.5, 0) -> (3, 0.5, 0)), one without ``camera`` the defaults of :class:`CameraSpec`.
+``rotation`` is in degrees, applied about X, then Y, then Z
 (fixed world axes). Every problem is reported as one :class:`SceneError` line
 ``FILE: FIELD.PATH: what was expected, what came`` (e.g. ``blog.json: boxes[3].max: expected 3
 numbers, got 2``) — the CLI prints it and exits 2.
@@ -27,6 +29,10 @@ from typing import Any
 import numpy as np
 
 SCENES_DIR = Path(__file__).resolve().parent.parent / "assets" / "scenes"
+
+
+#: the segment of a scene file that has no "segment": along x at height 0.5, 6 units long
+DEFAULT_SEGMENT = ((-3.0, 0.5, 0.0), (3.0, 0.5, 0.0))
 
 
 class SceneError(ValueError):
@@ -137,8 +143,8 @@ class Scene:
     name: str
     boxes: Boxes
     camera: CameraSpec = field(default_factory=CameraSpec)
-    segment_start: np.ndarray = field(default_factory=lambda: np.array([-3.0, 0.5, 0.0]))
-    segment_end: np.ndarray = field(default_factory=lambda: np.array([3.0, 0.5, 0.0]))
+    segment_start: np.ndarray = field(default_factory=lambda: np.array(DEFAULT_SEGMENT[0]))
+    segment_end: np.ndarray = field(default_factory=lambda: np.array(DEFAULT_SEGMENT[1]))
     ray_origins: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     ray_directions: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     triangles: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))  # (T, vertex, xyz)

@@ -5,6 +5,7 @@ handles, HUD - in that order. The window and the headless renderer both call
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 import moderngl
@@ -12,8 +13,9 @@ import numpy as np
 
 from app import colors
 from app.camera import OrbitCamera
-from app.explain import explain
+from app.explain import Explanation, explain
 from app.hud import help_lines, hud_lines
+from app.labels import Pin, Rect, pin_to_viewport, place_labels
 from app.renderers.boxes import BoxRenderer, box_edges
 from app.renderers.primitives import LineBatch, PointBatch, TriangleBatch
 from app.renderers.text import TextRenderer
@@ -32,6 +34,37 @@ DENSE_BOXES = 20_000
 #: per class: a segment across the whole crowd would otherwise outline thousands)
 MAX_DENSE_OUTLINES = 2_000
 RAY_MISS_LENGTH = 12.0
+HUD_X, HUD_Y, HUD_FONT = 12.0, 10.0, 15.0  # the HUD's top-left text position and size (px)
+PANEL_FONT = 15.0  # explain mode's bottom-left panel
+LABEL_FONT, LABEL_PAD = 14.0, 3.0  # in-scene labels: text size, plate padding (px)
+LABEL_TEXT = (0.95, 0.95, 0.95, 1.0)
+HELP_PAD = 16.0
+#: the screen-space batches' matrix: their positions are already normalised device coordinates
+SCREEN = np.eye(4)
+
+
+def _ndc(p, size) -> tuple[float, float, float]:
+    """Pixel ``(x, y)`` (y down) -> normalised device coordinates for the screen batches."""
+    return 2 * p[0] / size[0] - 1, 1 - 2 * p[1] / size[1], 0.0
+
+
+def _fmt_t(t: float) -> str:
+    return f"{t:.2f}" if abs(t) < 1e4 else f"{t:.3g}"
+
+
+@dataclass
+class Label:
+    """One in-scene label: coloured text runs, the marker it belongs to, where it went
+    (``rect`` None: no room for it anywhere)."""
+
+    runs: list[tuple[str, tuple]]
+    color: tuple[float, float, float, float]
+    pin: Pin
+    rect: Rect | None = None
+
+    @property
+    def text(self) -> str:
+        return "".join(s for s, _ in self.runs)
 
 
 def _grid_lines(half: int = 10) -> tuple[np.ndarray, np.ndarray]:
@@ -53,6 +86,12 @@ class SceneView:
         self.thick = LineBatch(ctx, lines_prog)
         self.overlay = LineBatch(ctx, lines_prog)
         self.points = PointBatch(ctx, points_prog)
+        self.screen_lines = LineBatch(ctx, lines_prog)  # pixel-space: leader lines, arrows
+        self.screen_points = PointBatch(ctx, points_prog)  # pixel-space: explain markers
+        # the last frame's layout (tests read it): in-scene labels, and the panels' plates by
+        # name ("hud", "explain", "help") that labels keep clear of
+        self.labels: list[Label] = []
+        self.panels: dict[str, Rect] = {}
         self.triangles = TriangleBatch(ctx, load_program("mesh.glsl"))
         self.text = TextRenderer(ctx, load_program("text.glsl"))
         self.grid = _grid_lines()
@@ -118,29 +157,47 @@ class SceneView:
         outline.draw(vp, size, width=3.0)
         self.overlay.clear()
 
-        # explain overlay, markers and handles are always on top
-        labels = []
+        # panels first (their rectangles are where in-scene labels must not go), then the
+        # explain overlay, markers and handles, always on top
+        hud = hud_lines(state, frame_ms, message)
+        self.panels = {"hud": self._block_rect(hud, HUD_X, HUD_Y, HUD_FONT)}
+        ex = None
         if state.explain and state.selected is not None and state.selected < len(state.boxes):
-            labels = self._add_explain(state, camera, size)
+            ex = explain(state, state.selected)
+            panel = self._explain_panel(ex)
+            # bottom-left, its plate 8 px above the window's bottom edge
+            panel_y = height - 8 - self._block_rect(panel, 0, 0, PANEL_FONT).bottom
+            self.panels["explain"] = self._block_rect(panel, HUD_X, panel_y, PANEL_FONT)
+        help_block = self._help_layout(size) if state.show_help else None
+        if help_block is not None:
+            self.panels["help"] = self._block_rect(*help_block, pad=HELP_PAD)
+        self.screen_lines.clear()
+        self.screen_points.clear()
+        handles = camera.project(np.stack([state.start, state.end]), size)
+        markers = [Rect(x - 9, y - 9, 18, 18) for x, y, _ in handles if np.isfinite([x, y]).all()]
+        self.labels = []
+        if ex is not None:
+            self.labels = self._add_explain(ex, state, camera, size, list(self.panels.values()),
+                                            markers)
         self.overlay.add(state.start, state.end, colors.SEGMENT, alpha=0.55)
         self.overlay.draw(vp, size, width=5.0)
         self.points.add(state.start, colors.HANDLE_START, size=16.0)
         self.points.add(state.end, colors.HANDLE_END, size=16.0)
         self.points.draw(vp, size)
+        self.screen_lines.draw(SCREEN, size, width=1.5)
+        self.screen_points.draw(SCREEN, size)
 
-        # HUD
-        self._draw_text_block(hud_lines(state, frame_ms, message), 12, 10, size, 15.0)
-        for x, y, s, col in labels:
-            self.text.text(x, y, s, col, 13.0)
-        if state.show_help:
-            lines = help_lines()
-            cols = max(sum(len(t) for t, _ in ln) for ln in lines)
-            # fit the panel into the window: font size from the width and the height
-            font = max(6.0, min(16.0, (width - 60) / (cols * self.text.aspect),
-                                (height - 60) / (len(lines) * 1.3)))
-            w, h = cols * self.text.char_width(font), len(lines) * font * 1.3
-            self._draw_text_block(lines, max((width - w) / 2, 10), max((height - h) / 2, 10),
-                                  size, font, pad=16, background=(0.02, 0.02, 0.03, 0.9))
+        # HUD, explain panel, labels, help
+        self._draw_text_block(hud, HUD_X, HUD_Y, size, HUD_FONT)
+        if ex is not None:
+            self._draw_text_block(panel, HUD_X, panel_y, size, PANEL_FONT)
+        for label in self.labels:
+            if label.rect is not None:
+                self._draw_label(label)
+        if help_block is not None:
+            lines, x, y, font = help_block
+            self._draw_text_block(lines, x, y, size, font, pad=HELP_PAD,
+                                  background=(0.02, 0.02, 0.03, 0.93))
         self.text.draw(size)
         ctx.enable(moderngl.DEPTH_TEST)
 
@@ -157,46 +214,106 @@ class SceneView:
                 self.thick.add(o, far, (*colors.RAY_MISS, 0.9), (*colors.RAY_MISS, 0.0))
             self.points.add(o, colors.RAY_MISS, size=8.0)
 
-    def _add_explain(self, state: DemoState, camera: OrbitCamera, size) -> list:
-        ex = explain(state, state.selected)
+    def _explain_panel(self, ex: Explanation) -> list[list[tuple]]:
+        """The bottom-left explanation text (the rule line brightest)."""
+        text = ex.lines()
+        return [[(t, (1, 1, 1, 1) if i == len(text) - 1 else (0.8, 0.82, 0.86, 1))]
+                for i, t in enumerate(text)]
+
+    def _add_explain(self, ex: Explanation, state: DemoState, camera: OrbitCamera, size,
+                     blocked: list[Rect], markers: list[Rect]) -> list[Label]:
+        """The line through the segment, [t0, t1] in the class colour, and one marker and one
+        label per distinct slab t value (axes sharing a t share them). Markers of points
+        outside the viewport sit on its edge with an arrow towards the point."""
+        start, end = state.start, state.end
         finite = [t for t in (*ex.t_near, *ex.t_far) if np.isfinite(t)]
         lo, hi = min([0.0, *finite]) - 0.15, max([1.0, *finite]) + 0.15
-        self.overlay.add(ex.points(state.start, state.end, lo), ex.points(state.start, state.end, hi),
-                         (1, 1, 1, 0.35))
-        labels = []
+        self.overlay.add(ex.points(start, end, lo), ex.points(start, end, hi), (1, 1, 1, 0.35))
+        hit = ex.t0 <= ex.t1 and bool(np.isfinite([ex.t0, ex.t1]).all())
+        if hit:
+            a, b = ex.points(start, end, [ex.t0, ex.t1])
+            self.overlay.add(a, b, (*colors.CLASS_RGB[ex.cls], 0.9))
+        groups: dict[float, list[tuple[int, int]]] = {}
         for axis in range(3):
-            col = colors.SLAB_AXES[axis]
-            ts = [t for t in (ex.t_near[axis], ex.t_far[axis]) if np.isfinite(t)]
-            if ts:
-                self.points.add(ex.points(state.start, state.end, ts), col, size=11.0)
-            for j, t in enumerate(ts):
-                px = camera.project(ex.points(state.start, state.end, t), size)
-                if np.isfinite(px[:2]).all():
-                    name = ("xyz" if ex.kind == "AABB" else "uvw")[axis]
-                    labels.append((px[0] + 8, px[1] - 22 - 14 * axis,
-                                   f"{name}{'in' if j == 0 else 'out'} {t:.2f}", (*col, 1.0)))
-        if ex.t0 <= ex.t1 and np.isfinite([ex.t0, ex.t1]).all():
-            cls_rgb = colors.CLASS_RGB[ex.cls]
-            a, b = ex.points(state.start, state.end, [ex.t0, ex.t1])
-            self.overlay.add(a, b, (*cls_rgb, 0.9))
-            for t, p in ((ex.t0, a), (ex.t1, b)):
-                px = camera.project(p, size)
-                if np.isfinite(px[:2]).all():
-                    labels.append((px[0] + 8, px[1] + 8, f"t{0 if p is a else 1}={t:.2f}",
-                                   (1, 1, 1, 1)))
-        # the explanation text, bottom-left
-        lines = [[(s, (1, 1, 1, 1) if i == len(ex.lines()) - 1 else (0.8, 0.82, 0.86, 1))]
-                 for i, s in enumerate(ex.lines())]
-        self._draw_text_block(lines, 12, size[1] - 22 * len(lines) - 14, size, 15.0)
+            for side, t in enumerate((ex.t_near[axis], ex.t_far[axis])):
+                if not ex.parallel[axis] and np.isfinite(t):
+                    groups.setdefault(float(t), []).append((axis, side))
+        names = "xyz" if ex.kind == "AABB" else "uvw"
+        labels, pins = [], []
+        clip = camera.clip(ex.points(start, end, list(groups))) if groups else np.zeros((0, 4))
+        for (t, members), c in zip(groups.items(), clip):
+            pin = pin_to_viewport(c, size)
+            col = colors.SLAB_AXES[members[0][0]]
+            runs = []
+            for k, (axis, side) in enumerate(members):
+                runs += [(", ", LABEL_TEXT)] if k else []
+                runs.append((f"{names[axis]} {'in' if side == 0 else 'out'}",
+                             (*colors.SLAB_AXES[axis], 1.0)))
+            runs.append((f" {_fmt_t(t)}", LABEL_TEXT))
+            for tag, value in (("t0", ex.t0), ("t1", ex.t1)):
+                if hit and t == value:
+                    runs.append((f" = {tag}", (*colors.CLASS_RGB[ex.cls], 1.0)))
+            labels.append(Label(runs, (*col, 1.0), pin))
+            pins.append(pin)
+            self._add_pin(pin, col, size)
+        markers = markers + [Rect(p.x - 7, p.y - 7, 14, 14) for p in pins]
+        cw = self.text.char_width(LABEL_FONT)
+        sizes = [(sum(len(s) for s, _ in lb.runs) * cw + 2 * LABEL_PAD, LABEL_FONT + 2 * LABEL_PAD)
+                 for lb in labels]
+        rects = place_labels([(p.x, p.y) for p in pins], sizes, size, blocked, markers)
+        for label, rect in zip(labels, rects):
+            label.rect = rect
+            if rect is not None:
+                lx, ly = rect.nearest_point(label.pin.x, label.pin.y)
+                if np.hypot(lx - label.pin.x, ly - label.pin.y) > 7:
+                    self._screen_line((label.pin.x, label.pin.y), (lx, ly), (*label.color[:3], 0.85),
+                                      size)
         return labels
 
+    def _add_pin(self, pin: Pin, color, size) -> None:
+        """A marker disc at ``pin``, and for an off-screen point a chevron pointing at it."""
+        self.screen_points.add(_ndc((pin.x, pin.y), size), color, size=12.0)
+        if pin.arrow is not None:
+            ux, uy = pin.arrow
+            tip = (pin.x + 13 * ux, pin.y + 13 * uy)
+            for s in (1, -1):
+                wing = (pin.x + 6 * ux - s * 6 * uy, pin.y + 6 * uy + s * 6 * ux)
+                self._screen_line(wing, tip, (*color, 1.0), size)
+
+    def _screen_line(self, a, b, color, size) -> None:
+        self.screen_lines.add(_ndc(a, size), _ndc(b, size), color)
+
+    def _draw_label(self, label: Label) -> None:
+        r = label.rect
+        self.text.rect(r.x, r.y, r.w, r.h, colors.PLATE)
+        self.text.rect(r.x, r.y, 2.0, r.h, label.color)  # a bar in the marker's colour
+        x = r.x + LABEL_PAD
+        cw = self.text.char_width(LABEL_FONT)
+        for s, col in label.runs:
+            self.text.text(x, r.y + LABEL_PAD, s, col, LABEL_FONT)
+            x += len(s) * cw
+
+    def _help_layout(self, size) -> tuple[list, float, float, float]:
+        """(lines, x, y, font) of the help overlay, centred and fitted into the window."""
+        width, height = size
+        lines = help_lines()
+        cols = max(sum(len(t) for t, _ in ln) for ln in lines)
+        font = max(6.0, min(16.0, (width - 60) / (cols * self.text.aspect),
+                            (height - 60) / (len(lines) * 1.3)))
+        w, h = cols * self.text.char_width(font), len(lines) * font * 1.3
+        return lines, max((width - w) / 2, 10), max((height - h) / 2, 10), font
+
+    def _block_rect(self, lines, x, y, font: float, pad: float = 6.0) -> Rect:
+        """The backing rectangle of a text block drawn by :meth:`_draw_text_block`."""
+        width = max((sum(len(t) for t, _ in ln) for ln in lines), default=0)
+        return Rect(x - pad, y - pad, width * self.text.char_width(font) + 2 * pad,
+                    len(lines) * font * 1.3 + 2 * pad - 4)
+
     def _draw_text_block(self, lines, x, y, size, font: float, pad: float = 6.0,
-                         background=(0.0, 0.0, 0.0, 0.6)) -> None:
-        cw = self.text.char_width(font)
-        step = font * 1.3
-        width = max((sum(len(t) for t, _ in ln) for ln in lines), default=0) * cw
-        self.text.rect(x - pad, y - pad, width + 2 * pad, len(lines) * step + 2 * pad - 4,
-                       background)
+                         background=colors.PLATE) -> None:
+        r = self._block_rect(lines, x, y, font, pad)
+        self.text.rect(r.x, r.y, r.w, r.h, background)
+        cw, step = self.text.char_width(font), font * 1.3
         for i, line in enumerate(lines):
             cx = x
             for s, col in line:

@@ -39,8 +39,10 @@ void main() {
         f_color = v_color;
         return;
     }
-    float coverage = texture(font, vec3(v_uv, v_char)).r  /* single channel: glyph alpha */;
-    if (coverage < 0.02) discard;
+    // single channel: glyph alpha. Minified to HUD sizes (11-16 px from 159 px glyphs) the
+    // strokes average out to half coverage; the gain brings them back to full strength.
+    float coverage = min(texture(font, vec3(v_uv, v_char)).r * 1.7, 1.0);
+    if (coverage < 0.03) discard;
     f_color = vec4(v_color.rgb, v_color.a * coverage);
 }
 #endif

@@ -61,11 +61,11 @@ def test_no_display_without_headless_exits_2():
     assert len(lines) == 1 and "--headless" in lines[0] and "display" in lines[0], r.stderr
 
 
-@pytest.mark.parametrize("where", ["missing-dir/out.png", "is-a-dir", "a-file/out.png"])
+@pytest.mark.parametrize("where", ["missing-dir/out.png", "is-a-dir.png", "a-file/out.png"])
 def test_unwritable_screenshot_path_exits_2(egl, tmp_path, where):
     """Unwritable even for root (CI runs as root): a missing directory, a directory as the
     target, a regular file as the parent directory."""
-    (tmp_path / "is-a-dir").mkdir()
+    (tmp_path / "is-a-dir.png").mkdir()
     (tmp_path / "a-file").write_bytes(b"keep")
     target = tmp_path / where
     r = run_app("--headless", "--scene", "blog", "--screenshot", str(target), "--size", "64x36")
@@ -73,7 +73,7 @@ def test_unwritable_screenshot_path_exits_2(egl, tmp_path, where):
     assert r.stderr.strip().startswith(f"{target}: cannot write screenshot"), r.stderr
     assert "Traceback" not in r.stderr
     assert not (tmp_path / "missing-dir").exists()
-    assert list((tmp_path / "is-a-dir").iterdir()) == [], "nothing half-written"
+    assert list((tmp_path / "is-a-dir.png").iterdir()) == [], "nothing half-written"
     assert (tmp_path / "a-file").read_bytes() == b"keep"
 
 
@@ -99,3 +99,114 @@ def test_random_scene_headless(egl, tmp_path):
                 "--size", "160x90")
     assert r.returncode == 0, r.stderr
     assert Image.open(out).size == (160, 90)
+
+
+def _one_line_error(r, starts):
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2, f"exit {r.returncode}: {r.stderr}"
+    assert len(lines) == 1 and lines[0].startswith(starts), r.stderr
+    assert "Traceback" not in r.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("seed", [-1, -(2**70), 2**70])
+def test_every_integer_seed_works(egl, tmp_path, seed):
+    out = tmp_path / "r.png"
+    r = run_app("--headless", "--boxes", "50", "--seed", str(seed), "--screenshot", str(out),
+                "--size", "64x36")
+    assert r.returncode == 0 and out.exists(), r.stderr
+
+
+def test_negative_seeds_have_their_own_scenes_and_number_keys_take_them():
+    from app.presets import number_key_scene, random_scene
+
+    minus, plus = random_scene(40, -1), random_scene(40, 1)
+    assert not np.array_equal(minus.boxes.center, plus.boxes.center)
+    np.testing.assert_array_equal(random_scene(40, -1).boxes.center, minus.boxes.center)
+    assert number_key_scene(7, -1).name == "random-150-seed-1"
+
+
+def test_seed_minus_one_then_key_7(gl_app):
+    gl_app.seed = -1
+    gl_app.on_key_event(gl_app.wnd.keys.NUMBER_7, gl_app.wnd.keys.ACTION_PRESS, None)
+    assert gl_app.state.scene.name == "random-150-seed-1"
+
+
+@pytest.mark.parametrize("name, magic", [("a.jpg", b"\xff\xd8\xff"), ("b.JPEG", b"\xff\xd8\xff"),
+                                         ("c.png", b"\x89PNG")])
+def test_screenshot_format_follows_the_extension(egl, tmp_path, name, magic):
+    out = tmp_path / name
+    r = run_app("--headless", "--screenshot", str(out), "--size", "64x36")
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes()[:len(magic)] == magic, f"{name} does not hold its format's bytes"
+
+
+@pytest.mark.parametrize("name", ["x.gif", "x", "x.png.bak"])
+def test_unknown_screenshot_extension_is_refused(tmp_path, name):
+    r = run_app("--headless", "--screenshot", str(tmp_path / name), "--size", "64x36")
+    line = _one_line_error(r, f"--screenshot '{tmp_path / name}': ")
+    assert ".png" in line and ".jpg" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_empty_screenshot_name_is_refused():
+    line = _one_line_error(run_app("--headless", "--screenshot", ""), "--screenshot '': ")
+    assert "empty" in line
+
+
+def test_screenshot_key_never_overwrites_and_prints_absolute_paths(gl_app, tmp_path, capsys,
+                                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    gl_app.screenshot_dir = type(gl_app.screenshot_dir)("shots")  # relative, as the default
+    try:
+        paths = [gl_app.save_screenshot() for _ in range(3)]  # well within one second
+    finally:
+        gl_app.screenshot_dir = type(gl_app.screenshot_dir)("screenshots")
+    assert len(set(paths)) == 3 and all(p.is_absolute() and p.exists() for p in paths), paths
+    out = capsys.readouterr().out
+    assert all(f"screenshot saved: {p}" in out for p in paths), out
+
+
+def test_save_new_image_skips_existing_names(tmp_path):
+    from app.images import save_new_image
+
+    (tmp_path / "shot.png").write_bytes(b"keep")
+    image = np.zeros((4, 4, 3), np.uint8)
+    first = save_new_image(image, tmp_path, "shot")
+    second = save_new_image(image, tmp_path, "shot")
+    assert (first.name, second.name) == ("shot-2.png", "shot-3.png")
+    assert (tmp_path / "shot.png").read_bytes() == b"keep"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["shot-2.png", "shot-3.png", "shot.png"]
+
+
+def test_unreachable_display_is_named():
+    env = dict(os.environ, DISPLAY=":42")
+    env.pop("WAYLAND_DISPLAY", None)
+    line = _one_line_error(run_app("--scene", "blog", env=env), "slablab: cannot connect to ")
+    assert ":42" in line and "--headless" in line and "not set" not in line
+
+
+def test_samples_beyond_the_renderer_names_the_option_and_the_range(egl):
+    line = _one_line_error(run_app("--headless", "--samples", "64", "--size", "64x36"),
+                           "--samples 64: ")
+    assert "offers" in line and "0 (off)" in line
+
+
+@pytest.mark.parametrize("value", ["-5x-5", "-5"])
+def test_negative_size_is_a_size_error(value):
+    r = run_app("--headless", "--size", value)
+    last = r.stderr.strip().splitlines()[-1]
+    assert r.returncode == 2 and last.startswith("slablab: error: argument --size: "), r.stderr
+    assert "1..8192" in last or "WIDTHxHEIGHT" in last, last
+
+
+def test_samples_and_default_segment_are_documented_in_help():
+    from app.scene import DEFAULT_SEGMENT, Scene, parse_scene
+
+    r = run_app("--help")
+    text = " ".join(r.stdout.split())
+    assert "--samples N" in text and "0 = off" in text and "llvmpipe" in text, text
+    assert '"segment" gets (-3, 0.5, 0) -> (3, 0.5, 0)' in text, text
+    s = parse_scene({"boxes": []}, "t.json", "t")
+    assert (tuple(s.segment_start), tuple(s.segment_end)) == DEFAULT_SEGMENT
+    assert Scene.__module__ == "app.scene"

@@ -55,7 +55,7 @@ def _class_pixels(image: np.ndarray) -> list[int]:
 def screenshot_run(tmp_path_factory):
     """One run of the driver: blog scene, F12 at frame 5, Esc at frame 10."""
     out = tmp_path_factory.mktemp("real_window") / "shots"
-    proc = _run([sys.executable, str(HERE / "real_window_driver.py"), str(out), "5"])
+    proc = _run([sys.executable, str(HERE / "real_window_driver.py"), str(out), "5", "10"])
     return proc, out, f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
 
 
@@ -79,11 +79,21 @@ def test_real_window_closes_cleanly_after_a_screenshot(screenshot_run):
     assert "window closed" in proc.stdout, log
 
 
-def test_real_window_esc_closes_cleanly(tmp_path):
-    proc = _run([sys.executable, str(HERE / "real_window_driver.py"), str(tmp_path), "0"])
+def test_idle_window_draws_on_demand_and_esc_closes_cleanly(tmp_path):
+    """Paused and untouched for 250 loop iterations (~2 s): a frame when the window opens and a
+    repaint a second (app.loop.REFRESH_S), not a frame per iteration, and little CPU."""
+    import re
+
+    proc = _run([sys.executable, str(HERE / "real_window_driver.py"), str(tmp_path), "0",
+                 "250"])
     log = f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, log
-    assert "frames rendered: 10; window closed" in proc.stdout, log
+    m = re.search(r"frames rendered: (\d+) in (\d+) iterations; wall ([\d.]+) s, cpu ([\d.]+) s;"
+                  r" window closed", proc.stdout)
+    assert m, log
+    frames, iterations, wall, cpu = int(m[1]), int(m[2]), float(m[3]), float(m[4])
+    assert iterations == 250 and frames <= 2 + wall, f"an idle demo drew {frames} frames\n{log}"
+    assert cpu < 0.3 * wall, f"an idle demo used {cpu:.2f} s of CPU in {wall:.2f} s\n{log}"
 
 
 def test_cli_window_screenshot_opens_and_closes(tmp_path):
@@ -97,3 +107,24 @@ def test_cli_window_screenshot_opens_and_closes(tmp_path):
     image = np.asarray(Image.open(shot).convert("RGB"))
     assert image.shape == (240, 320, 3)
     assert min(_class_pixels(image)) > 50, "the obb scene should show all three classes"
+
+
+def test_samples_beyond_what_the_display_offers_names_the_option(tmp_path):
+    shot = tmp_path / "s.png"
+    proc = _run([sys.executable, "-m", "app", "--samples", "64", "--size", "64x48",
+                 "--screenshot", str(shot)])
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    assert lines[0].startswith("--samples 64: ") and "offers" in lines[0], lines[0]
+    assert not shot.exists()
+
+
+def test_samples_within_range_draw_antialiased_in_a_window(tmp_path):
+    shots = {n: tmp_path / f"s{n}.png" for n in (0, 4)}
+    for n, shot in shots.items():
+        proc = _run([sys.executable, "-m", "app", "--samples", str(n), "--size", "320x240",
+                     "--screenshot", str(shot)])
+        assert proc.returncode == 0, proc.stderr
+    a, b = (np.asarray(Image.open(shots[n]).convert("RGB")).astype(int) for n in (0, 4))
+    assert a.shape == b.shape and (np.abs(a - b).max(axis=-1) > 40).mean() > 0.002, (
+        "4 samples should smooth the edges that 0 samples draws hard")

@@ -4,7 +4,7 @@ events (``on_mouse_press_event`` / ``on_mouse_drag_event`` / ``on_mouse_release_
 state (classes from ``geometry``) and the pixels.
 
 moderngl-window buttons: 1 left, 2 right, 3 middle. Keys: ``app.wnd.keys.<NAME>`` (the headless
-window gives every key a distinct value, see ``app/keys.py``).
+window gives every key a distinct value, see ``app/headless_window.py``).
 """
 
 from __future__ import annotations

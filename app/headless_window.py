@@ -1,4 +1,4 @@
-"""Key names for the headless window.
+"""moderngl-window's headless (EGL) window with key names tests can tell apart.
 
 moderngl-window's headless window maps every key to "undefined", so synthesised key events
 could not be told apart. :class:`HeadlessKeys` gives each key its own name as its value
@@ -6,6 +6,7 @@ could not be told apart. :class:`HeadlessKeys` gives each key its own name as it
 """
 
 from moderngl_window.context.base import BaseKeys
+from moderngl_window.context.headless import Window as _MglwHeadlessWindow
 
 
 class HeadlessKeys(BaseKeys):
@@ -15,3 +16,9 @@ class HeadlessKeys(BaseKeys):
 for _name in dir(BaseKeys):
     if _name.isupper() and getattr(BaseKeys, _name) == "undefined":
         setattr(HeadlessKeys, _name, _name)
+
+
+class HeadlessWindow(_MglwHeadlessWindow):
+    """moderngl-window's headless window with distinct key constants."""
+
+    keys = HeadlessKeys
