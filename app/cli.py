@@ -67,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="start in explain mode")
     p.add_argument("--select", type=int, default=None, metavar="I",
                    help="select box I (the box explain mode explains)")
+    p.add_argument("--step", type=int, default=None, metavar="N",
+                   help="with --explain: show step N of the lesson (segment: 1-3 the x, y, z "
+                        "slab, 4 the verdict; with --triangle: 1-13 the axes, 14 the verdict)")
+    p.add_argument("--triangle", type=int, default=None, metavar="I",
+                   help="with --explain: explain scene triangle I against the box")
     p.add_argument("--help-overlay", action="store_true", help="start with the help overlay")
     p.add_argument("--samples", type=_samples, default=None, metavar="N",
                    help="multisampling (anti-aliased edges), N samples per pixel, 0 = off. "
@@ -132,6 +137,7 @@ def run(argv: list[str]) -> int:
                                f"{exc.strerror or exc}") from None
         if args.select is not None and not 0 <= args.select < len(scene.boxes):
             raise CliError(f"--select {args.select}: the scene has {len(scene.boxes)} boxes")
+        _check_lesson_options(args, scene)
         if args.headless:
             return _run_headless(args, scene)
         if not has_display():
@@ -142,6 +148,21 @@ def run(argv: list[str]) -> int:
         return 2
 
 
+def _check_lesson_options(args, scene) -> None:
+    """--step and --triangle: only with --explain, and in range."""
+    from app.lesson import SEGMENT_STEPS, TRIANGLE_STEPS
+
+    for name in ("step", "triangle"):
+        if getattr(args, name) is not None and not args.explain:
+            raise CliError(f"--{name} needs --explain")
+    if args.triangle is not None and not 0 <= args.triangle < len(scene.triangles):
+        raise CliError(f"--triangle {args.triangle}: the scene has {len(scene.triangles)} "
+                       f"triangles")
+    steps = SEGMENT_STEPS if args.triangle is None else TRIANGLE_STEPS
+    if args.step is not None and not 1 <= args.step <= steps:
+        raise CliError(f"--step {args.step}: this lesson has steps 1..{steps}")
+
+
 def _apply_options(app, args) -> None:
     st = app.state
     st.show_help = args.help_overlay
@@ -149,6 +170,7 @@ def _apply_options(app, args) -> None:
         st.selected = args.select
     if args.explain:
         app.on_key_event(app.wnd.keys.X, app.wnd.keys.ACTION_PRESS, None)
+        st.lesson_triangle, st.lesson_step = args.triangle, args.step
 
 
 def _save(app, path: str) -> None:

@@ -41,11 +41,14 @@ def headless_app(scene: Scene | None = None, size: tuple[int, int] = (320, 180))
 def render_scene_image(scene: Scene, size: tuple[int, int] = (1280, 720), *,
                        camera: CameraSpec | None = None, explain: bool = False,
                        show_help: bool = False, highlight_triangles: bool = True,
-                       selected: int | None = None, anim_time: float = 0.0) -> np.ndarray:
+                       selected: int | None = None, anim_time: float = 0.0,
+                       step: int | None = None, triangle: int | None = None) -> np.ndarray:
     """Render one frame of ``scene`` offscreen; returns (H, W, 3) uint8 RGB, top row first.
 
     ``camera`` overrides the scene's camera; ``explain`` without ``selected`` explains the first
-    non-green box (as the X key does); ``anim_time`` freezes the animation at that time.
+    non-green box (as the X key does); ``anim_time`` freezes the animation at that time;
+    ``step`` / ``triangle``: explain mode's lesson step (None: live) and triangle (None: the
+    segment), as ``--step`` / ``--triangle`` set them.
     """
     app = headless_app(scene, size)
     state = app.state
@@ -57,6 +60,7 @@ def render_scene_image(scene: Scene, size: tuple[int, int] = (1280, 720), *,
     if explain and selected is None and len(state.boxes):
         state.selected = int(np.argmax(state.classes > 0)) if state.classes.any() else 0
     state.explain = explain
+    state.lesson_step, state.lesson_triangle = step, triangle
     if anim_time:
         state.playing = True
         state.step(anim_time)

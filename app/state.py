@@ -120,6 +120,10 @@ class DemoState:
 
     def __init__(self, scene: Scene):
         self.explain = False
+        #: explain mode's lesson: the step shown (None: live, everything at once) and the scene
+        #: triangle explained against the selected box (None: the segment)
+        self.lesson_step: int | None = None
+        self.lesson_triangle: int | None = None
         self.show_help = False
         self.highlight_triangles = True
         self.playing = False
@@ -137,6 +141,7 @@ class DemoState:
         self.part = "both"  # which segment end the keyboard moves (Tab)
         self.selected: int | None = None
         self.hovered: int | None = None
+        self.lesson_step = self.lesson_triangle = None
         self.classes = classify_boxes(self.start, self.end, self.boxes)
         self._moved = np.ones(len(self.boxes), dtype=bool)  # everything needs uploading
         self._recoloured = np.ones(len(self.boxes), dtype=bool)

@@ -13,14 +13,15 @@ import numpy as np
 
 from app import colors
 from app.camera import OrbitCamera
-from app.explain import Explanation, explain
 from app.hud import help_lines, hud_lines
 from app.labels import Pin, Rect, pin_to_viewport, place_labels
+from app.lesson import FONT as LESSON_FONT
+from app.lesson import Lesson, lesson_for
 from app.renderers.boxes import BoxRenderer, box_edges
 from app.renderers.primitives import LineBatch, PointBatch, TriangleBatch
 from app.renderers.text import TextRenderer
 from app.state import DemoState
-from geometry import IntersectionType
+from geometry import IntersectionType, SlabKind
 
 LIGHT_DIR = (0.4, 0.9, 0.6)
 #: box faces are translucent so that boxes behind boxes show through ...
@@ -35,7 +36,6 @@ DENSE_BOXES = 20_000
 MAX_DENSE_OUTLINES = 2_000
 RAY_MISS_LENGTH = 12.0
 HUD_X, HUD_Y, HUD_FONT = 12.0, 10.0, 15.0  # the HUD's top-left text position and size (px)
-PANEL_FONT = 15.0  # explain mode's bottom-left panel
 LABEL_FONT, LABEL_PAD = 14.0, 3.0  # in-scene labels: text size, plate padding (px)
 LABEL_TEXT = (0.95, 0.95, 0.95, 1.0)
 HELP_PAD = 16.0
@@ -93,6 +93,9 @@ class SceneView:
         self.labels: list[Label] = []
         self.panels: dict[str, Rect] = {}
         self.triangles = TriangleBatch(ctx, load_program("mesh.glsl"))
+        self.lesson_faces = TriangleBatch(ctx, self.triangles.program)  # explain: slab planes
+        self.lesson_lines = LineBatch(ctx, lines_prog)  # explain: plane outlines, projections
+        self.lesson: Lesson | None = None  # the last frame's lesson (tests read it)
         self.text = TextRenderer(ctx, load_program("text.glsl"))
         self.grid = _grid_lines()
 
@@ -135,6 +138,12 @@ class SceneView:
         if len(state.scene.triangles):
             self.triangles.add(state.scene.triangles, colors.TRIANGLE)
             self.triangles.draw(vp, size, light_dir=LIGHT_DIR)
+        self.lesson = lesson_for(state, size, self.text.char_width(LESSON_FONT))
+        if self.lesson is not None:
+            self.lesson_faces.clear()
+            for quad, rgba in self.lesson.faces:
+                self.lesson_faces.add(quad[[0, 1, 2, 0, 2, 3]], rgba, alpha=rgba[3])
+            self.lesson_faces.draw(vp, size, light_dir=LIGHT_DIR)
         ctx.depth_mask = True
 
         # outlines: boxes the segment touches (dense scenes, where they are hidden inside the
@@ -161,13 +170,9 @@ class SceneView:
         # explain overlay, markers and handles, always on top
         hud = hud_lines(state, frame_ms, message)
         self.panels = {"hud": self._block_rect(hud, HUD_X, HUD_Y, HUD_FONT)}
-        ex = None
-        if state.explain and state.selected is not None and state.selected < len(state.boxes):
-            ex = explain(state, state.selected)
-            panel = self._explain_panel(ex)
-            # bottom-left, its plate 8 px above the window's bottom edge
-            panel_y = height - 8 - self._block_rect(panel, 0, 0, PANEL_FONT).bottom
-            self.panels["explain"] = self._block_rect(panel, HUD_X, panel_y, PANEL_FONT)
+        lesson = self.lesson
+        if lesson is not None:
+            self.panels["explain"] = lesson.panel
         help_block = self._help_layout(size) if state.show_help else None
         if help_block is not None:
             self.panels["help"] = self._block_rect(*help_block, pad=HELP_PAD)
@@ -176,9 +181,18 @@ class SceneView:
         handles = camera.project(np.stack([state.start, state.end]), size)
         markers = [Rect(x - 9, y - 9, 18, 18) for x, y, _ in handles if np.isfinite([x, y]).all()]
         self.labels = []
-        if ex is not None:
-            self.labels = self._add_explain(ex, state, camera, size, list(self.panels.values()),
-                                            markers)
+        if lesson is not None:
+            self.lesson_lines.clear()
+            for a, b, rgba in lesson.lines:
+                self.lesson_lines.add(a, b, rgba)
+            self.lesson_lines.draw(vp, size, width=2.0)
+            for a, b, rgba in lesson.thick:
+                self.overlay.add(a, b, rgba)
+            for p, rgba, px in lesson.points:
+                self.points.add(p, rgba, size=px)
+            if lesson.slabs is not None:
+                self.labels = self._add_explain(lesson, state, camera, size,
+                                                list(self.panels.values()), markers)
         self.overlay.add(state.start, state.end, colors.SEGMENT, alpha=0.55)
         self.overlay.draw(vp, size, width=5.0)
         self.points.add(state.start, colors.HANDLE_START, size=16.0)
@@ -189,8 +203,13 @@ class SceneView:
 
         # HUD, explain panel, labels, help
         self._draw_text_block(hud, HUD_X, HUD_Y, size, HUD_FONT)
-        if ex is not None:
-            self._draw_text_block(panel, HUD_X, panel_y, size, PANEL_FONT)
+        if lesson is not None:
+            r = lesson.panel
+            self.text.rect(r.x, r.y, r.w, r.h, colors.PLATE)
+            for x, y, w, h, rgba in lesson.rects:
+                self.text.rect(x, y, w, h, rgba)
+            for x, y, text, rgba, font in lesson.texts:
+                self.text.text(x, y, text, rgba, font)
         for label in self.labels:
             if label.rect is not None:
                 self._draw_label(label)
@@ -214,33 +233,24 @@ class SceneView:
                 self.thick.add(o, far, (*colors.RAY_MISS, 0.9), (*colors.RAY_MISS, 0.0))
             self.points.add(o, colors.RAY_MISS, size=8.0)
 
-    def _explain_panel(self, ex: Explanation) -> list[list[tuple]]:
-        """The bottom-left explanation text (the rule line brightest)."""
-        text = ex.lines()
-        return [[(t, (1, 1, 1, 1) if i == len(text) - 1 else (0.8, 0.82, 0.86, 1))]
-                for i, t in enumerate(text)]
-
-    def _add_explain(self, ex: Explanation, state: DemoState, camera: OrbitCamera, size,
+    def _add_explain(self, lesson: Lesson, state: DemoState, camera: OrbitCamera, size,
                      blocked: list[Rect], markers: list[Rect]) -> list[Label]:
-        """The line through the segment, [t0, t1] in the class colour, and one marker and one
-        label per distinct slab t value (axes sharing a t share them). Markers of points
-        outside the viewport sit on its edge with an arrow towards the point."""
+        """One marker and one label per distinct slab t value of the axes the lesson has used
+        so far (axes sharing a t share them). Markers of points outside the viewport sit on its
+        edge with an arrow towards the point."""
+        ex = lesson.slabs
         start, end = state.start, state.end
-        finite = [t for t in (*ex.t_near, *ex.t_far) if np.isfinite(t)]
-        lo, hi = min([0.0, *finite]) - 0.15, max([1.0, *finite]) + 0.15
-        self.overlay.add(ex.points(start, end, lo), ex.points(start, end, hi), (1, 1, 1, 0.35))
-        hit = ex.t0 <= ex.t1 and bool(np.isfinite([ex.t0, ex.t1]).all())
-        if hit:
-            a, b = ex.points(start, end, [ex.t0, ex.t1])
-            self.overlay.add(a, b, (*colors.CLASS_RGB[ex.cls], 0.9))
+        t0, t1 = ex.interval_after(lesson.used)
+        hit = lesson.verdict and t0 <= t1 and bool(np.isfinite([t0, t1]).all())
         groups: dict[float, list[tuple[int, int]]] = {}
-        for axis in range(3):
-            for side, t in enumerate((ex.t_near[axis], ex.t_far[axis])):
-                if not ex.parallel[axis] and np.isfinite(t):
-                    groups.setdefault(float(t), []).append((axis, side))
-        names = "xyz" if ex.kind == "AABB" else "uvw"
+        for slab in ex.slabs[:lesson.used]:
+            for side, t in enumerate((slab.t_in, slab.t_out)):
+                if slab.kind == SlabKind.INTERVAL and np.isfinite(t):
+                    groups.setdefault(float(t), []).append((slab.axis, side))
+        names = "uvw" if ex.frame == "box" else "xyz"
         labels, pins = [], []
-        clip = camera.clip(ex.points(start, end, list(groups))) if groups else np.zeros((0, 4))
+        points = start + np.array(list(groups))[:, None] * (end - start) if groups else None
+        clip = camera.clip(points) if groups else np.zeros((0, 4))
         for (t, members), c in zip(groups.items(), clip):
             pin = pin_to_viewport(c, size)
             col = colors.SLAB_AXES[members[0][0]]
@@ -250,9 +260,9 @@ class SceneView:
                 runs.append((f"{names[axis]} {'in' if side == 0 else 'out'}",
                              (*colors.SLAB_AXES[axis], 1.0)))
             runs.append((f" {_fmt_t(t)}", LABEL_TEXT))
-            for tag, value in (("t0", ex.t0), ("t1", ex.t1)):
+            for tag, value in (("t0", t0), ("t1", t1)):
                 if hit and t == value:
-                    runs.append((f" = {tag}", (*colors.CLASS_RGB[ex.cls], 1.0)))
+                    runs.append((f" = {tag}", (*colors.CLASS_RGB[ex.kind], 1.0)))
             labels.append(Label(runs, (*col, 1.0), pin))
             pins.append(pin)
             self._add_pin(pin, col, size)

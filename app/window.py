@@ -20,6 +20,7 @@ from moderngl_window.context.base import KeyModifiers
 from app.camera import OrbitCamera
 from app.headless_window import HeadlessWindow
 from app.images import save_image, save_new_image
+from app.lesson import step_lesson
 from app.presets import number_key_scene, random_scene
 from app.scene import Scene, resolve_scene
 from app.state import DemoState
@@ -33,7 +34,8 @@ STEP, FINE_STEP = 0.25, 0.025  # keyboard moves (world units)
 
 _KEY_NAMES = ("TAB", "SPACE", "R", "X", "T", "H", "F1", "F12", "P", "ESCAPE", "HOME",
               "W", "A", "S", "D", "Q", "E", "LEFT", "RIGHT", "UP", "DOWN", "PAGE_UP", "PAGE_DOWN",
-              "LEFT_SHIFT", "RIGHT_SHIFT", *(f"NUMBER_{i}" for i in range(1, 10)))
+              "LEFT_SHIFT", "RIGHT_SHIFT", "PERIOD", "COMMA", "BACKSPACE", "G",
+              *(f"NUMBER_{i}" for i in range(1, 10)))
 
 
 #: GL_RENDERER substrings of software rasterisers: there multisampling multiplies the cost of
@@ -313,6 +315,8 @@ class SlabLabWindow(mglw.WindowConfig):
             if state.explain and state.selected is None and len(state.boxes):
                 # explain needs a box: take the first non-green one (else box 0)
                 state.selected = int(np.argmax(state.classes > 0)) if state.classes.any() else 0
+        elif name in ("PERIOD", "COMMA", "BACKSPACE", "G"):
+            self.say(step_lesson(state, name))
         elif name == "T":
             state.highlight_triangles = not state.highlight_triangles
         elif name in ("H", "F1"):
