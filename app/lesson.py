@@ -40,8 +40,8 @@ DIM = (0.55, 0.57, 0.62, 0.45)
 TEXT = (0.9, 0.91, 0.93, 1.0)
 SOFT = (0.7, 0.72, 0.77, 1.0)
 PLANE_ALPHA, PLANE_DIM_ALPHA = 0.16, 0.05
-BOX_PROJECTION = colors.SELECTED  # the (selected) box's interval on an axis candidate
-GAP_COLOR = (1.0, 1.0, 1.0)
+BOX_PROJECTION = (0.95, 0.95, 0.95)  # the box's interval on an axis candidate
+GAP_COLOR = (0.2, 0.95, 0.9)  # the gap between the intervals (teal: no class colour)
 AXIS_NAMES = {"world": "xyz", "box": "uvw"}
 
 
@@ -242,13 +242,20 @@ def _slab_text(slab: geometry.Slab, name: str) -> str:
     return f"{name}  no t, box empty"
 
 
+def _no_t(slabs, names: str) -> str | None:
+    """The name of the first slab that allows no t, if any."""
+    return next((names[s.axis] for s in slabs
+                 if s.kind in (geometry.SlabKind.NO_T, geometry.SlabKind.EMPTY)), None)
+
+
 def rule_text(ex: geometry.Slabs) -> str:
     """One sentence: the rule that decides the class, with its numbers."""
     R = geometry.SlabRule
     t0, t1, verdict = _fmt(ex.t0), _fmt(ex.t1), class_text(ex.kind)
     if ex.rule == R.NO_COMMON_T:
-        if any(s.kind in (geometry.SlabKind.NO_T, geometry.SlabKind.EMPTY) for s in ex.slabs):
-            return f"a slab allows no t: the line misses the box -> {verdict}"
+        empty = _no_t(ex.slabs, AXIS_NAMES[ex.frame])
+        if empty is not None:
+            return f"the {empty} slab allows no t: the line misses the box -> {verdict}"
         return f"t0={t0} > t1={t1}: no t is in every slab -> {verdict}"
     if ex.rule == R.MISSES_SEGMENT:
         side = f"t1={t1} < 0" if ex.t1 < 0 else f"t0={t0} > 1"
@@ -334,9 +341,11 @@ def segment_lesson(state: DemoState, index: int, step: int | None, origin: tuple
     if run_lo <= run_hi:
         line.row("t0t1", f"[t0,t1] [{_fmt(run_lo)}, {_fmt(run_hi)}]", TEXT,
                  run_lo, run_hi, bar_color=_rgba(colors.CLASS_RGB[ex.kind]) if verdict
-                 else (1, 1, 1, 0.9))
+                 else (1.0, 1.0, 1.0, 1.0))
     else:
-        line.row("t0t1", "[t0,t1] empty: t0 > t1", TEXT)
+        empty = _no_t(ex.slabs[:used], names)
+        line.row("t0t1", f"[t0,t1] empty: {empty} no t" if empty else "[t0,t1] empty: t0 > t1",
+                 TEXT)
     line.row("segment", "segment [0, 1]", _rgba(colors.SEGMENT), 0.0, 1.0)
     line.ticks()
     if verdict:
@@ -393,7 +402,8 @@ def triangle_lesson(state: DemoState, triangle: int, index: int, step: int | Non
     line = NumberLine(les, x, y + ROW * 1.2, values, char_w)
     if test is not None:
         line.t_lo, line.t_hi = _axis_view(test)
-        line.row("axis", f"axis {test.number + 1}/13: {test.name}", TEXT)
+        vec = ", ".join(f"{v:.3g}" for v in test.axis)
+        line.row("axis", f"axis {test.number + 1}/13: {test.name} = ({vec})", TEXT)
         if test.zero:
             line.row("zero", "zero axis: separates nothing", DIM)
         else:
@@ -406,24 +416,36 @@ def triangle_lesson(state: DemoState, triangle: int, index: int, step: int | Non
                 a, b = sorted(((test.tri_max, test.box_lo) if test.tri_max < test.box_lo
                                else (test.box_hi, test.tri_min)))
                 line.row("gap", f"gap {_fmt(test.gap)} > 0: separated", _rgba(GAP_COLOR), a, b)
+            elif test.gap == 0:
+                line.row("gap", "touching (gap 0): not separating", SOFT)
             else:
                 line.row("gap", f"overlap {_fmt(-test.gap)}: not separating", SOFT)
     if verdict:
         if sat.separating is None:
-            les.caption = "none of the 13 axes separates: they overlap"
+            les.caption = "no axis of the 13 separates them: the triangle and the box overlap"
         else:
-            les.caption = (f"axis {sat.separating + 1} ({sat.axes[sat.separating].name}) "
-                           f"separates: no overlap")
+            sep = sat.axes[sat.separating]
+            les.caption = (f"axis {sep.number + 1} ({sep.name}) separates them, gap "
+                           f"{_fmt(sep.gap)} > 0: no common point")
+        les.rects.append((x - 2, line.y - 3, len(les.caption) * char_w + 4, FONT + 6,
+                          (*GAP_COLOR, 0.25)))
         les.texts.append((x, line.y, les.caption, (1, 1, 1, 1), FONT))
     else:
-        les.caption = f"step {step}/{TRIANGLE_STEPS}: axis {step} of 13"
+        assert test is not None
+        les.caption = f"step {step}/{TRIANGLE_STEPS}: " + (
+            "a zero axis is skipped" if test.zero else "apart on this axis: separated" if
+            test.separates else "the intervals overlap: try the next axis")
         les.texts.append((x, line.y, les.caption, SOFT, FONT))
     line.y += ROW
     hint = "live view" if step is None else ". next  , back  Backspace live"
     les.texts.append((x, line.y, hint, DIM, FONT * 0.85))
     line.y += ROW
     les.panel = Rect(x - 6, y - 6, max(LABEL_COLUMN * char_w + BAR_WIDTH + 40,
-                                       len(title) * char_w + 12), line.y - y + 6)
+                                       max(len(title), len(les.caption)) * char_w + 12),
+                     line.y - y + 6)
+    tri = [to_world(v) for v in sat.vertices]  # the triangle explained, outlined
+    for j in range(3):
+        les.lines.append((tri[j], tri[(j + 1) % 3], _rgba(colors.TRIANGLE_OVERLAP, 0.9)))
     return les
 
 
@@ -460,3 +482,8 @@ def _draw_axis(les: Lesson, test: geometry.AxisTest, sat: geometry.SeparatingAxe
         les.points.append((at(a), _rgba(GAP_COLOR), 10.0))
         les.points.append((at(b), _rgba(GAP_COLOR), 10.0))
     les.points.append((to_world(sat.center), _rgba(BOX_PROJECTION), 9.0))
+    # the box's corners that project to the ends of its interval
+    for sign in (1, -1):
+        corner = np.where(sign * axis >= 0, sat.box_max, sat.box_min)
+        s = float(axis @ corner)
+        les.lines.append((to_world(corner), at(s), _rgba(BOX_PROJECTION, 0.5)))
