@@ -35,7 +35,7 @@ LABEL_COLUMN = 24  # characters of the text column left of the bars
 BAR_WIDTH = 230.0  # px: the number line's length
 #: the number line shows t in at most this window around [0, 1] (values beyond: clipped, with
 #: their value written at the edge)
-T_VIEW = (-3.0, 4.0)
+T_VIEW = (-1.0, 2.0)
 DIM = (0.55, 0.57, 0.62, 0.45)
 TEXT = (0.9, 0.91, 0.93, 1.0)
 SOFT = (0.7, 0.72, 0.77, 1.0)
