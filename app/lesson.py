@@ -335,9 +335,9 @@ def segment_lesson(state: DemoState, index: int, step: int | None, origin: tuple
     les.texts.append((x, y, title, TEXT, FONT))
     for slab in ex.slabs:
         on = slab.axis < used
-        col = _rgba(colors.SLAB_AXES[slab.axis]) if on else DIM
-        text = _slab_text(slab, names[slab.axis])
-        line.row(names[slab.axis], text, col, slab.t_in, slab.t_out)
+        shade = _rgba(colors.SLAB_AXES[slab.axis]) if on else DIM
+        line.row(names[slab.axis], _slab_text(slab, names[slab.axis]), shade, slab.t_in,
+                 slab.t_out)
     if run_lo <= run_hi:
         line.row("t0t1", f"[t0,t1] [{_fmt(run_lo)}, {_fmt(run_hi)}]", TEXT,
                  run_lo, run_hi, bar_color=_rgba(colors.CLASS_RGB[ex.kind]) if verdict
@@ -392,7 +392,7 @@ def triangle_lesson(state: DemoState, triangle: int, index: int, step: int | Non
     title = f"separating axes, triangle #{triangle} vs box #{index} ({where})"
     verdict = step is None or step >= TRIANGLE_STEPS
     les = Lesson(title, TRIANGLE_STEPS, step, verdict=verdict)
-    shown = sat.separating if verdict else step - 1
+    shown = sat.separating if step is None or step >= TRIANGLE_STEPS else step - 1
     x, y = origin
     les.texts.append((x, y, title, TEXT, FONT))
     test = sat.axes[shown] if shown is not None else None
@@ -413,8 +413,8 @@ def triangle_lesson(state: DemoState, triangle: int, index: int, step: int | Non
             line.row("box", f"box [{_fmt(test.box_lo)}, {_fmt(test.box_hi)}]",
                      _rgba(BOX_PROJECTION), test.box_lo, test.box_hi)
             if test.separates:
-                a, b = sorted(((test.tri_max, test.box_lo) if test.tri_max < test.box_lo
-                               else (test.box_hi, test.tri_min)))
+                a, b = sorted((test.tri_max, test.box_lo) if test.tri_max < test.box_lo
+                               else (test.box_hi, test.tri_min))
                 line.row("gap", f"gap {_fmt(test.gap)} > 0: separated", _rgba(GAP_COLOR), a, b)
             elif test.gap == 0:
                 line.row("gap", "touching (gap 0): not separating", SOFT)

@@ -42,7 +42,8 @@ from geometry import (
 )
 from geometry.explain import AXIS_NAMES, RULE_CLASS
 
-NONE, INTERSECT, INCLUDE = IntersectionType.NONE, IntersectionType.INTERSECT, IntersectionType.INCLUDE
+NONE, INTERSECT = IntersectionType.NONE, IntersectionType.INTERSECT
+INCLUDE = IntersectionType.INCLUDE
 BOX = (np.array([0.0, 0.0, 0.0]), np.array([2.0, 2.0, 2.0]))
 
 
@@ -180,7 +181,7 @@ def test_interval_shrinks_axis_by_axis():
     steps = [ex.interval_after(k) for k in range(4)]
     assert steps[0] == (-math.inf, math.inf)
     assert steps[1] == (0.25, 0.75) and steps[2] == (0.25, 0.75) and steps[3] == (0.25, 0.75)
-    for (a0, a1), (b0, b1) in zip(steps, steps[1:]):
+    for (a0, a1), (b0, b1) in zip(steps, steps[1:], strict=False):
         assert b0 >= a0 and b1 <= a1, f"the interval must only shrink: {steps}"
 
 
@@ -226,7 +227,9 @@ def test_obb_segments(start, end, center, axes, half):
     assert got.kind == want == lib, f"expected {want!r} (library {lib!r}), got {got.kind!r}"
     # the same rule and slabs as the AABB explanation of the exact box-frame segment
     local = [[float(x) for x in p] for p in u]
-    if all(Fraction(a) == b for p, q in zip(local, u) for a, b in zip(p, q)):
+    exact_floats = all(Fraction(a) == b for p, q in zip(local, u, strict=True)
+                       for a, b in zip(p, q, strict=True))
+    if exact_floats:
         check_slabs(got, *local, -half, half, lib, want)
 
 
@@ -253,14 +256,15 @@ def check_triangle(v0, v1, v2, lo, hi, got, library) -> None:
     assert [a.name for a in got.axes] == list(AXIS_NAMES) and len(AXIS_NAMES) == 13
     verts = [ref.exact_vec(v) for v in (v0, v1, v2)]
     lo_q, hi_q = ref.exact_vec(lo), ref.exact_vec(hi)
-    center = tuple((a + b) / 2 for a, b in zip(lo_q, hi_q))
-    half = tuple((b - a) / 2 for a, b in zip(lo_q, hi_q))
-    edges = [tuple(b - a for a, b in zip(verts[j], verts[(j + 1) % 3])) for j in range(3)]
+    center = tuple((a + b) / 2 for a, b in zip(lo_q, hi_q, strict=True))
+    half = tuple((b - a) / 2 for a, b in zip(lo_q, hi_q, strict=True))
+    edges = [tuple(b - a for a, b in zip(verts[j], verts[(j + 1) % 3], strict=True))
+             for j in range(3)]
     unit = [tuple(Fraction(int(i == k)) for i in range(3)) for k in range(3)]
     want_axes = unit + [ref._cross(edges[0], edges[1])] + [ref._cross(u, e) for u in unit
                                                            for e in edges]
     first = None
-    for test, axis in zip(got.axes, want_axes):
+    for test, axis in zip(got.axes, want_axes, strict=True):
         assert tuple(test.exact_axis) == axis, f"{test.name}: expected axis {axis}"
         assert test.zero == (axis == (0, 0, 0))
         separates = not test.zero and ref._separated_on_axis(axis, verts, center, half)
@@ -268,7 +272,7 @@ def check_triangle(v0, v1, v2, lo, hi, got, library) -> None:
         proj = [ref._dot(axis, v) for v in verts]
         assert (test.tri_min, test.tri_max) == (_round(min(proj)), _round(max(proj)))
         c = ref._dot(axis, center)
-        r = sum(abs(a) * h for a, h in zip(axis, half))
+        r = sum(abs(a) * h for a, h in zip(axis, half, strict=True))
         assert (test.box_lo, test.box_hi) == (_round(c - r), _round(c + r))
         assert (test.gap > 0) == separates or test.zero
         if separates and first is None:
