@@ -358,27 +358,31 @@ def segment_lesson(state: DemoState, index: int, step: int | None, origin: tuple
                             (name == "t1" and t < 0) or (name == "t0" and t > 1)}.get(ex.rule, True)
                 if math.isfinite(t) and deciding:
                     line.marker(t, cls, f"rule {name}")
-        les.caption = rule_text(ex)
-        les.rects.append((x - 2, line.y - 3, len(les.caption) * char_w + 4, FONT + 6,
-                          (*cls[:3], 0.3)))
-        les.texts.append((x, line.y, les.caption, (1, 1, 1, 1), FONT))
+        _finish(les, line, origin, rule_text(ex), cls)
     else:
-        les.caption = f"step {step}/{SEGMENT_STEPS}: the {names[used - 1]} slab" + (
+        _finish(les, line, origin, f"step {step}/{SEGMENT_STEPS}: the {names[used - 1]} slab" + (
             f"; [t0,t1] over {', '.join(names[:used])}: max entry, min exit" if used > 1
-            else "; [t0,t1] is its interval")
-        les.texts.append((x, line.y, les.caption, SOFT, FONT))
-    line.y += ROW
-    hint = "live view: drag the segment" if step is None else ". next  , back  Backspace live"
-    les.texts.append((x, line.y, hint, DIM, FONT * 0.85))
-    line.y += ROW
-    les.panel = Rect(x - 6, y - 6, max(LABEL_COLUMN * char_w + BAR_WIDTH + 40,
-                                       len(les.caption) * char_w + 12), line.y - y + 6)
+            else "; [t0,t1] is its interval"))
     return les
 
 
-def segment_panel_height() -> float:
-    """Height (px) of a segment lesson's panel: title, 5 rows, ticks, caption, hint."""
-    return ROW * 1.2 + 5 * ROW + ROW + 4 + 2 * ROW + 12
+def _finish(les: Lesson, line: NumberLine, origin: tuple[float, float], caption: str,
+            plate=None) -> None:
+    """The caption under the number line (on a plate of colour ``plate``: the verdict), the
+    key hint, and the panel around everything."""
+    x, y = origin
+    les.caption = caption
+    if plate is not None:
+        les.rects.append((x - 2, line.y - 3, len(caption) * line.char_w + 4, FONT + 6,
+                          (*plate[:3], 0.3)))
+    les.texts.append((x, line.y, caption, (1, 1, 1, 1) if plate is not None else SOFT, FONT))
+    line.y += ROW
+    hint = "live view" if les.step is None else ". next  , back  Backspace live"
+    les.texts.append((x, line.y, hint, DIM, FONT * 0.85))
+    line.y += ROW
+    width = max(len(les.title), len(caption)) * line.char_w + 12
+    les.panel = Rect(x - 6, y - 6, max(LABEL_COLUMN * line.char_w + BAR_WIDTH + 40, width),
+                     line.y - y + 6)
 
 
 # --- triangle: the separating axes ------------------------------------------------------------
@@ -422,27 +426,17 @@ def triangle_lesson(state: DemoState, triangle: int, index: int, step: int | Non
                 line.row("gap", f"overlap {_fmt(-test.gap)}: not separating", SOFT)
     if verdict:
         if sat.separating is None:
-            les.caption = "no axis of the 13 separates them: the triangle and the box overlap"
+            caption = "no axis of the 13 separates them: the triangle and the box overlap"
         else:
             sep = sat.axes[sat.separating]
-            les.caption = (f"axis {sep.number + 1} ({sep.name}) separates them, gap "
-                           f"{_fmt(sep.gap)} > 0: no common point")
-        les.rects.append((x - 2, line.y - 3, len(les.caption) * char_w + 4, FONT + 6,
-                          (*GAP_COLOR, 0.25)))
-        les.texts.append((x, line.y, les.caption, (1, 1, 1, 1), FONT))
+            caption = (f"axis {sep.number + 1} ({sep.name}) separates them, gap "
+                       f"{_fmt(sep.gap)} > 0: no common point")
+        _finish(les, line, origin, caption, GAP_COLOR)
     else:
         assert test is not None
-        les.caption = f"step {step}/{TRIANGLE_STEPS}: " + (
+        _finish(les, line, origin, f"step {step}/{TRIANGLE_STEPS}: " + (
             "a zero axis is skipped" if test.zero else "apart on this axis: separated" if
-            test.separates else "the intervals overlap: try the next axis")
-        les.texts.append((x, line.y, les.caption, SOFT, FONT))
-    line.y += ROW
-    hint = "live view" if step is None else ". next  , back  Backspace live"
-    les.texts.append((x, line.y, hint, DIM, FONT * 0.85))
-    line.y += ROW
-    les.panel = Rect(x - 6, y - 6, max(LABEL_COLUMN * char_w + BAR_WIDTH + 40,
-                                       max(len(title), len(les.caption)) * char_w + 12),
-                     line.y - y + 6)
+            test.separates else "the intervals overlap: try the next axis"))
     tri = [to_world(v) for v in sat.vertices]  # the triangle explained, outlined
     for j in range(3):
         les.lines.append((tri[j], tri[(j + 1) % 3], _rgba(colors.TRIANGLE_OVERLAP, 0.9)))
