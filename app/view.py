@@ -37,6 +37,10 @@ DENSE_BOXES = 20_000
 CROWDED_BOXES = 300
 #: how far NONE boxes fade at most (opacity factor), and how dark they get in dense scenes
 MIN_NONE_FADE, DENSE_NONE_SHADE = 0.12, 0.4
+#: crowded (not dense) scenes draw their faded NONE boxes into a layer of 1/LAYER_SCALE the
+#: window's width and height, composited over the frame: a software rasteriser spends most of
+#: a crowded frame blending those boxes' fragments, and a quarter of them look the same faded
+LAYER_SCALE = 2
 #: boxes the segment touches are outlined on top in their class colour, at most this many per
 #: class (a segment across the whole crowd would otherwise outline thousands)
 MAX_HIT_OUTLINES = 2_000
@@ -107,6 +111,10 @@ class SceneView:
         self.boxes = BoxRenderer(ctx, box_program)
         self.hits = BoxRenderer(ctx, box_program)  # crowded scenes: the hits again, on top
         self._hits_version: tuple[int, int] | None = None
+        self.layer_program = load_program("layer.glsl")
+        self.layer_vao = ctx.vertex_array(self.layer_program, [])
+        self._layer: moderngl.Framebuffer | None = None
+        self._frame_fbo: moderngl.Framebuffer | None = None
         lines_prog, points_prog = load_program("lines.glsl"), load_program("points.glsl")
         self.lines = LineBatch(ctx, lines_prog)
         self.thick = LineBatch(ctx, lines_prog)
@@ -153,7 +161,7 @@ class SceneView:
         # translucent: boxes and triangles (no depth writes, so everything shows through;
         # dense scenes draw their boxes opaque, see DENSE_BOXES; crowded ones draw the hits
         # again on top, see CROWDED_BOXES)
-        self._draw_boxes(state, camera, vp)
+        self._draw_boxes(state, camera, vp, size)
         ctx.depth_mask = False
         if len(state.scene.triangles):
             self.triangles.add(state.scene.triangles, colors.TRIANGLE)
@@ -214,7 +222,40 @@ class SceneView:
         ctx.enable(moderngl.DEPTH_TEST)
 
     # ---------------------------------------------------------------- pieces
-    def _draw_boxes(self, state: DemoState, camera: OrbitCamera, vp: np.ndarray) -> None:
+    def _begin_layer(self, size) -> None:
+        """Draw into the (cleared) reduced-resolution layer from here until _end_layer."""
+        w, h = (max(1, -(-v // LAYER_SCALE)) for v in size)
+        if self._layer is None or self._layer.size != (w, h):
+            if self._layer is not None:
+                self._layer.color_attachments[0].release()
+                self._layer.release()
+            texture = self.ctx.texture((w, h), 4)
+            texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
+            texture.repeat_x = texture.repeat_y = False
+            self._layer = self.ctx.framebuffer(texture)
+        self._frame_fbo = self.ctx.fbo
+        self._layer.use()
+        self._layer.clear(0.0, 0.0, 0.0, 0.0)
+        self.ctx.disable(moderngl.DEPTH_TEST)
+        # colour blends as usual onto transparent black, so the layer holds premultiplied
+        # colour; alpha accumulates coverage
+        self.ctx.blend_func = (moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA,
+                               moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
+
+    def _end_layer(self, size) -> None:
+        """Composite the layer over the frame and go back to drawing into it."""
+        ctx = self.ctx
+        self._frame_fbo.use()
+        ctx.viewport = (0, 0, *size)
+        ctx.blend_func = moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA  # premultiplied over
+        self._layer.color_attachments[0].use(location=0)
+        self.layer_program["layer"].value = 0
+        self.layer_vao.render(moderngl.TRIANGLES, vertices=3)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        ctx.enable(moderngl.DEPTH_TEST)
+
+    def _draw_boxes(self, state: DemoState, camera: OrbitCamera, vp: np.ndarray,
+                    size: tuple[int, int]) -> None:
         """Every box (NONE ones receding as the scene gets crowded, or left out when the user
         hid them), then, in a crowded scene, the INTERSECT / INCLUDE boxes over everything."""
         ctx, n = self.ctx, len(state.boxes)
@@ -233,8 +274,17 @@ class SceneView:
                 face = (FACE_ALPHA * fade, FACE_ALPHA, FACE_ALPHA)
                 edge = (fade, 1.0, 1.0)
             ctx.depth_mask = dense
+            # crowded: the faces that look at the eye only (translucent and faded, the back
+            # faces add little to the picture and half the cost), at reduced resolution
+            layer = crowded and not dense
+            if layer:
+                self._begin_layer(size)
+            # faded edges keep the class's colour (lightened, they would read as grey)
             self.boxes.draw(vp, LIGHT_DIR, none_rgb, face, edge,
-                            front_only_from=camera.eye() if dense else None)
+                            front_only_from=camera.eye() if crowded else None,
+                            edge_white=(0.55 * fade, 0.55, 0.55))
+            if layer:
+                self._end_layer(size)
         if crowded or not state.show_none:
             if self._hits_version != (state.version, n):
                 self._hits_version = (state.version, n)

@@ -114,7 +114,8 @@ class SlabLabWindow(mglw.WindowConfig):
         self.key_names = {getattr(self.wnd.keys, n): n for n in names}
         self.message = ""
         self._message_until = 0.0
-        self.frame_ms = 0.0
+        self.frame_ms = 0.0  # smoothed cost of a frame (app.loop; 0: not measured)
+        self.frame_ms_last = 0.0  # the last frame's cost
         self._drag: str | None = None  # "start" | "end" | "both" | "orbit" | "pan" | "click"
         self._drag_button: int | None = None
         self._press_xy = np.zeros(2)

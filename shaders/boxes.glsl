@@ -55,7 +55,8 @@ flat in int v_class;
 
 uniform vec3 light_dir;
 uniform float face_alpha[3];  // per class: opacity of the faces ...
-uniform float edge_alpha[3];  // ... and of the edges
+uniform float edge_alpha[3];  // ... and of the edges,
+uniform float edge_white[3];  // ... how far the edges' colour goes towards white
 
 out vec4 f_color;
 
@@ -68,7 +69,7 @@ void main() {
     vec3 n = normalize(v_normal);
     float diffuse = 0.55 + 0.45 * abs(dot(n, normalize(light_dir)));
     vec3 face = v_color * diffuse;
-    vec3 rim = mix(v_color, vec3(1.0), 0.55);
+    vec3 rim = mix(v_color, vec3(1.0), edge_white[v_class]);
     f_color = vec4(mix(face, rim, edge), mix(face_alpha[v_class], edge_alpha[v_class], edge));
 }
 #endif

@@ -27,17 +27,19 @@ def model_matrices(boxes: Boxes, lo: int = 0, hi: int | None = None) -> np.ndarr
     return m
 
 
-def front_faces() -> tuple[np.ndarray, np.ndarray]:
-    """Positions and normals (18 vertices each) of the cube [-1, 1]^3's faces +x, +y, +z: the
-    shader mirrors them per instance onto the faces that look at the eye."""
-    positions, normals = [], []
+def front_faces() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Positions and normals (12 vertices, 4 per face) and triangle indices (18) of the cube
+    [-1, 1]^3's faces +x, +y, +z: the shader mirrors them per instance onto the faces that look
+    at the eye. Indexed, each vertex is transformed once (the vertex stage is what a software
+    rasteriser spends most of a crowded frame on)."""
+    positions, normals, indices = [], [], []
     for axis in range(3):
         n = np.eye(3)[axis]
         u, v = np.eye(3)[(axis + 1) % 3], np.eye(3)[(axis + 2) % 3]
-        quad = [n + a * u + b * v for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-        positions += [quad[i] for i in (0, 1, 2, 0, 2, 3)]
-        normals += [n] * 6
-    return np.array(positions, "f4"), np.array(normals, "f4")
+        indices += [len(positions) + i for i in (0, 1, 2, 0, 2, 3)]
+        positions += [n + a * u + b * v for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        normals += [n] * 4
+    return np.array(positions, "f4"), np.array(normals, "f4"), np.array(indices, "i4")
 
 
 class BoxRenderer:
@@ -56,9 +58,10 @@ class BoxRenderer:
         self.count = self.capacity = count
         self.vao = mglw_geometry.cube(size=(2.0, 2.0, 2.0), uvs=False, name="boxes")
         self.front_vao = VAO("box-front-faces")
-        positions, normals = front_faces()
+        positions, normals, indices = front_faces()
         self.front_vao.buffer(positions, "3f", ["in_position"])
         self.front_vao.buffer(normals, "3f", ["in_normal"])
+        self.front_vao.index_buffer(indices)
         self.models = self.ctx.buffer(reserve=max(count, 1) * 64, dynamic=True)
         self.classes = self.ctx.buffer(reserve=max(count, 1) * 4, dynamic=True)
         for vao in (self.vao, self.front_vao):
@@ -87,9 +90,10 @@ class BoxRenderer:
         self.update(boxes, classes, everything, everything)
 
     def draw(self, view_projection: np.ndarray, light_dir, class_rgb: np.ndarray,
-             face_alpha, edge_alpha, front_only_from=None) -> None:
+             face_alpha, edge_alpha, front_only_from=None, edge_white=(0.55,) * 3) -> None:
         """Draw every box. ``class_rgb`` (3, 3): colour per class; ``face_alpha`` and
-        ``edge_alpha`` (3,): opacity of faces and edges per class. ``front_only_from``: the eye
+        ``edge_alpha`` (3,): opacity of faces and edges per class; ``edge_white`` (3,): how
+        far edges are lightened towards white, per class. ``front_only_from``: the eye
         position, to draw only the faces that can be seen from it (for opaque boxes;
         translucent ones need their back faces)."""
         if self.count == 0 or self.vao is None:
@@ -99,6 +103,7 @@ class BoxRenderer:
         self.program["class_rgb"].write(np.ascontiguousarray(class_rgb, dtype="f4").tobytes())
         self.program["face_alpha"].write(np.asarray(face_alpha, dtype="f4").tobytes())
         self.program["edge_alpha"].write(np.asarray(edge_alpha, dtype="f4").tobytes())
+        self.program["edge_white"].write(np.asarray(edge_white, dtype="f4").tobytes())
         self.program["front_only"].value = front_only_from is not None
         if front_only_from is not None:
             self.program["eye"].value = tuple(float(x) for x in front_only_from)
