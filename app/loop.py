@@ -11,7 +11,7 @@ input handled with it), not the time between frames.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 #: how long the loop sleeps between two looks at the input while nothing needs drawing
 IDLE_WAIT_S = 1 / 120

@@ -6,8 +6,8 @@ handles, HUD - in that order. The window and the headless renderer both call
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import moderngl
 import numpy as np
@@ -336,7 +336,7 @@ class SceneView:
         names = "xyz" if ex.kind == "AABB" else "uvw"
         labels, pins = [], []
         clip = camera.clip(ex.points(start, end, list(groups))) if groups else np.zeros((0, 4))
-        for (t, members), c in zip(groups.items(), clip):
+        for (t, members), c in zip(groups.items(), clip, strict=True):
             pin = pin_to_viewport(c, size)
             col = colors.SLAB_AXES[members[0][0]]
             runs = []
@@ -356,13 +356,13 @@ class SceneView:
         sizes = [(sum(len(s) for s, _ in lb.runs) * cw + 2 * LABEL_PAD, LABEL_FONT + 2 * LABEL_PAD)
                  for lb in labels]
         rects = place_labels([(p.x, p.y) for p in pins], sizes, size, blocked, markers)
-        for label, rect in zip(labels, rects):
+        for label, rect in zip(labels, rects, strict=True):
             label.rect = rect
             if rect is not None:
                 lx, ly = rect.nearest_point(label.pin.x, label.pin.y)
                 if np.hypot(lx - label.pin.x, ly - label.pin.y) > 7:
-                    self._screen_line((label.pin.x, label.pin.y), (lx, ly), (*label.color[:3], 0.85),
-                                      size)
+                    self._screen_line((label.pin.x, label.pin.y), (lx, ly),
+                                      (*label.color[:3], 0.85), size)
         return labels
 
     def _add_pin(self, pin: Pin, color, size) -> None:
@@ -380,6 +380,7 @@ class SceneView:
 
     def _draw_label(self, label: Label) -> None:
         r = label.rect
+        assert r is not None, "only placed labels are drawn"
         self.text.rect(r.x, r.y, r.w, r.h, colors.PLATE)
         self.text.rect(r.x, r.y, 2.0, r.h, label.color)  # a bar in the marker's colour
         x = r.x + LABEL_PAD

@@ -17,11 +17,11 @@ import moderngl_window as mglw
 import numpy as np
 from moderngl_window.context.base import KeyModifiers
 
+from app.bindings import DRAG_ACTIONS, KEY_ACTIONS, LEFT
 from app.camera import OrbitCamera
 from app.headless_window import HeadlessWindow
 from app.images import save_image, save_new_image
 from app.presets import number_key_scene, random_scene
-from app.bindings import DRAG_ACTIONS, KEY_ACTIONS, LEFT
 from app.scene import Boxes, Scene, resolve_scene
 from app.state import DemoState
 from app.view import SceneView
@@ -351,7 +351,8 @@ class SlabLabWindow(mglw.WindowConfig):
         if st.selected is None:
             self.say("select a box first (left-click it)")
         else:
-            st.move_box(st.selected, self._camera_moves()[name] * self.step * (FINE if shift else 1))
+            step = self.step * (FINE if shift else 1)
+            st.move_box(st.selected, self._camera_moves()[name] * step)
 
     def action_cycle_part(self, name: str, shift: bool) -> None:
         self.say(f"keys move: {self.state.cycle_part()}")

@@ -265,7 +265,7 @@ def bench_window(n: int, frames: int, rounds: int, size: tuple[int, int]) -> int
                 return 1
             results[name].append(json.loads(out.stdout.strip().splitlines()[-1]))
     first = results["default"][0]
-    load = ", load avg %.1f" % os.getloadavg()[0] if hasattr(os, "getloadavg") else ""
+    load = f", load avg {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
     print(f"real window {size[0]}x{size[1]} (pyglet{', Xvfb' if prefix else ''}), "
           f"{first['renderer']}{load}; random_scene({n}, seed 0) orbiting 1 degree a frame; "
           f"{frames} frames x {rounds} rounds per setting; frame = draw + swap + input "

@@ -7,8 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.bindings import BINDINGS, DRAG_ACTIONS, KEY_ACTIONS, LEFT, MIDDLE, RIGHT, \
-    bindings_markdown
+from app.bindings import BINDINGS, DRAG_ACTIONS, KEY_ACTIONS, LEFT, MIDDLE, RIGHT, bindings_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 

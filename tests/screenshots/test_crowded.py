@@ -54,7 +54,7 @@ def test_every_counted_class_is_seen_in_its_colour(egl_app, monkeypatch, n, dens
     image = render_app(demo)
     counts = demo.state.counts()
     seen = _class_pixels(demo, image)
-    for cls, (count, pixels) in enumerate(zip(counts, seen)):
+    for cls, (count, pixels) in enumerate(zip(counts, seen, strict=True)):
         if count:
             assert pixels >= 40, (
                 f"{n} boxes: the HUD counts {count} boxes of class {cls} but only {pixels} pixels "
