@@ -86,13 +86,17 @@ class OrbitCamera(_MglwOrbitCamera):
             self.projection.update(aspect_ratio=width / height)
 
     # --- interaction ----------------------------------------------------------------------
+    def set_target(self, point) -> None:
+        """Orbit around world ``point`` from now on (distance and angles kept)."""
+        self.target = glm.vec3(*(float(v) for v in point))
+
     def orbit(self, dx: float, dy: float) -> None:
-        """Right-drag: ``dx``/``dy`` in pixels."""
+        """An orbit drag (app.bindings): ``dx``/``dy`` in pixels."""
         self.yaw -= dx * 0.3
         self.pitch += dy * 0.3
 
     def pan(self, dx: float, dy: float, viewport_height: int) -> None:
-        """Middle-drag: move the target so the scene follows the cursor."""
+        """A pan drag (app.bindings): move the target so the scene follows the cursor."""
         per_pixel = 2 * self.radius * math.tan(math.radians(self.projection.fov) / 2) / max(
             viewport_height, 1)
         right, up, _ = self.basis()

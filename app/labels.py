@@ -20,6 +20,7 @@ Model: the "greedy candidate positions" family of label placement (Christensen, 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,7 +126,8 @@ def _segment_hits_rect(ax: float, ay: float, bx: float, by: float, r: Rect) -> b
 
 
 def place_labels(anchors: list[tuple[float, float]], sizes: list[tuple[float, float]],
-                 size: tuple[int, int], blocked: list[Rect] = (), markers: list[Rect] = (),
+                 size: tuple[int, int], blocked: Sequence[Rect] = (),
+                 markers: Sequence[Rect] = (),
                  gap: float = GAP) -> list[Rect | None]:
     """A rectangle for each label (``sizes[i]`` = (w, h) at ``anchors[i]``), or None.
 
@@ -149,7 +151,7 @@ def place_labels(anchors: list[tuple[float, float]], sizes: list[tuple[float, fl
                 return False
         return True
 
-    for (ax, ay), (w, h) in zip(anchors, sizes):
+    for (ax, ay), (w, h) in zip(anchors, sizes, strict=True):
         choice = None
         for strict in (True, False):
             for r in RINGS:

@@ -80,6 +80,25 @@ class Lesson:
     used: int = 3  # slabs used so far
     verdict: bool = True  # the rule / the verdict is shown
 
+    def fit(self, width: float, height: float, bottom: float) -> None:
+        """Shrink the screen items uniformly (about the panel's bottom-left corner, which
+        stays at ``bottom``) until the panel is at most ``width`` x ``height`` pixels; the text
+        is monospace, so the layout scales exactly."""
+        r = self.panel
+        s = min(1.0, width / r.w, max(height, 1.0) / r.h)
+        if s >= 1.0:
+            return
+        ox, oy = r.x, r.bottom
+
+        def at(x: float, y: float) -> tuple[float, float]:
+            return ox + (x - ox) * s, oy + (y - oy) * s
+
+        self.rects = [(*at(x, y), w * s, h * s, c) for x, y, w, h, c in self.rects]
+        self.texts = [(*at(x, y), t, c, f * s) for x, y, t, c, f in self.texts]
+        self.bars = {k: Rect(*at(b.x, b.y), b.w * s, b.h * s) for k, b in self.bars.items()}
+        self.panel = Rect(*at(r.x, r.y), r.w * s, r.h * s)
+        self.move(0.0, bottom - self.panel.bottom)
+
     def move(self, dx: float, dy: float) -> None:
         """Shift every screen item by ``(dx, dy)`` pixels."""
         self.rects = [(x + dx, y + dy, w, h, c) for x, y, w, h, c in self.rects]
@@ -180,7 +199,7 @@ class NumberLine:
             for t, edge in ((lo, a), (hi, b)):  # a clipped finite end says where it goes
                 if math.isfinite(t) and not (self.t_lo < t < self.t_hi):
                     les.texts.append((edge + (3 if t > 0 else -6 * self.char_w), self.y - 9,
-                                      _fmt(t), color, FONT * 0.75))
+                                      _fmt(t), color, FONT * 0.85))
         self.y += ROW
 
     def ticks(self) -> None:

@@ -11,7 +11,7 @@ input handled with it), not the time between frames.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 #: how long the loop sleeps between two looks at the input while nothing needs drawing
 IDLE_WAIT_S = 1 / 120
@@ -42,7 +42,7 @@ def run_on_demand(app, tick: Callable[[], None] | None = None) -> None:
             if not wnd.is_closing:
                 wnd.swap_buffers()  # also dispatches the input that came meanwhile
             last_frame = last_draw = time.perf_counter()
-            cost_ms = (last_draw - now) * 1e3
+            cost_ms = app.frame_ms_last = (last_draw - now) * 1e3
             app.frame_ms = cost_ms if app.frame_ms == 0 else 0.8 * app.frame_ms + 0.2 * cost_ms
         else:
             time.sleep(IDLE_WAIT_S)

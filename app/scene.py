@@ -96,6 +96,11 @@ class Boxes:
             cache = self._axes_cache = (self.rotation.copy(), axes)
         return cache[1]
 
+    def subset(self, index: np.ndarray) -> "Boxes":
+        """The boxes ``index`` (integer array), copied, in that order."""
+        return Boxes(*(a[index] for a in (self.box_min, self.box_max, self.center,
+                                          self.half_size, self.rotation, self.is_obb)))
+
     def copy(self) -> "Boxes":
         return Boxes(*(np.array(a, copy=True) for a in (self.box_min, self.box_max, self.center,
                                                        self.half_size, self.rotation, self.is_obb)))

@@ -126,6 +126,7 @@ class DemoState:
         self.lesson_triangle: int | None = None
         self.show_help = False
         self.highlight_triangles = True
+        self.show_none = True  # NONE (green) boxes drawn; hidden, picking skips them too
         self.playing = False
         self.fine = False
         self.load(scene)
@@ -211,8 +212,13 @@ class DemoState:
         return RayResult(box, t)
 
     def pick(self, origin, direction) -> tuple[int | None, float]:
-        """The box under a picking ray (the first one it hits)."""
-        return first_hit(origin, direction, self.boxes)
+        """The box under a picking ray (the first one it hits), among the boxes shown: NONE
+        boxes do not count while they are hidden (``show_none`` False)."""
+        if self.show_none:
+            return first_hit(origin, direction, self.boxes)
+        shown = np.flatnonzero(self.classes != 0)
+        i, t = first_hit(origin, direction, self.boxes.subset(shown))
+        return (None, t) if i is None else (int(shown[i]), t)
 
     def counts(self) -> tuple[int, int, int]:
         """Number of green (NONE), blue (INTERSECT), red (INCLUDE) boxes."""

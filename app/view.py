@@ -5,8 +5,9 @@ handles, HUD - in that order. The window and the headless renderer both call
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import moderngl
 import numpy as np
@@ -31,14 +32,27 @@ FACE_ALPHA = 0.72
 #: makes a software rasteriser (llvmpipe) slow, while hidden opaque fragments are rejected by
 #: depth, and half the triangles halve the vertex and set-up work.
 DENSE_BOXES = 20_000
-#: in a dense scene the boxes the segment touches are also outlined on top (at most this many
-#: per class: a segment across the whole crowd would otherwise outline thousands)
-MAX_DENSE_OUTLINES = 2_000
+#: from this many boxes on, the scene is crowded: NONE boxes recede (their faces and edges fade
+#: as 1/sqrt(N), or, opaque in dense scenes, their colour darkens) and the INTERSECT / INCLUDE
+#: boxes are drawn again over everything, so that no hit is buried in green
+CROWDED_BOXES = 300
+#: how far NONE boxes fade at most (opacity factor), and how dark they get in dense scenes
+MIN_NONE_FADE, DENSE_NONE_SHADE = 0.12, 0.4
+#: crowded (not dense) scenes draw their faded NONE boxes into a layer of 1/LAYER_SCALE the
+#: window's width and height, composited over the frame: a software rasteriser spends most of
+#: a crowded frame blending those boxes' fragments, and a quarter of them look the same faded
+LAYER_SCALE = 2
+#: boxes the segment touches are outlined on top in their class colour, at most this many per
+#: class (a segment across the whole crowd would otherwise outline thousands)
+MAX_HIT_OUTLINES = 2_000
 RAY_MISS_LENGTH = 12.0
 HUD_X, HUD_Y, HUD_FONT = 12.0, 10.0, 15.0  # the HUD's top-left text position and size (px)
+#: no text is drawn smaller than this (px) in a window of MIN_FONT_WINDOW or more: the HUD,
+#: panel and help shrink to fit small windows down to here; smaller windows scale it down
+MIN_FONT, MIN_FONT_WINDOW = 11.0, (640, 360)
 LABEL_FONT, LABEL_PAD = 14.0, 3.0  # in-scene labels: text size, plate padding (px)
 LABEL_TEXT = (0.95, 0.95, 0.95, 1.0)
-HELP_PAD = 16.0
+HELP_FONT, HELP_PAD, HELP_STEP = 16.0, 10.0, 1.25  # help overlay: size, padding, line height
 #: the screen-space batches' matrix: their positions are already normalised device coordinates
 SCREEN = np.eye(4)
 
@@ -50,6 +64,19 @@ def _ndc(p, size) -> tuple[float, float, float]:
 
 def _fmt_t(t: float) -> str:
     return f"{t:.2f}" if abs(t) < 1e4 else f"{t:.3g}"
+
+
+@dataclass
+class TextBlock:
+    """A panel of text lines (runs of ``(text, rgba)``) on a backing plate ``rect``."""
+
+    lines: list
+    x: float
+    y: float
+    font: float
+    step: float  # line height / font size
+    rect: Rect
+    background: tuple
 
 
 @dataclass
@@ -80,7 +107,14 @@ class SceneView:
 
     def __init__(self, ctx: moderngl.Context, load_program: Callable[[str], moderngl.Program]):
         self.ctx = ctx
-        self.boxes = BoxRenderer(ctx, load_program("boxes.glsl"))
+        box_program = load_program("boxes.glsl")
+        self.boxes = BoxRenderer(ctx, box_program)
+        self.hits = BoxRenderer(ctx, box_program)  # crowded scenes: the hits again, on top
+        self._hits_version: tuple[int, int] | None = None
+        self.layer_program = load_program("layer.glsl")
+        self.layer_vao = ctx.vertex_array(self.layer_program, [])
+        self._layer: moderngl.Framebuffer | None = None
+        self._frame_fbo: moderngl.Framebuffer | None = None
         lines_prog, points_prog = load_program("lines.glsl"), load_program("points.glsl")
         self.lines = LineBatch(ctx, lines_prog)
         self.thick = LineBatch(ctx, lines_prog)
@@ -91,6 +125,7 @@ class SceneView:
         # the last frame's layout (tests read it): in-scene labels, and the panels' plates by
         # name ("hud", "explain", "help") that labels keep clear of
         self.labels: list[Label] = []
+        self.blocks: dict[str, TextBlock] = {}
         self.panels: dict[str, Rect] = {}
         self.triangles = TriangleBatch(ctx, load_program("mesh.glsl"))
         self.lesson_faces = TriangleBatch(ctx, self.triangles.program)  # explain: slab planes
@@ -127,13 +162,9 @@ class SceneView:
         self.thick.draw(vp, size, width=4.0)
 
         # translucent: boxes and triangles (no depth writes, so everything shows through;
-        # dense scenes draw their boxes opaque, see DENSE_BOXES)
-        moved, recoloured = state.take_moved(), state.take_recoloured()
-        self.boxes.update(state.boxes, state.classes, moved, recoloured)
-        dense = len(state.boxes) >= DENSE_BOXES
-        ctx.depth_mask = dense
-        self.boxes.draw(vp, LIGHT_DIR, face_alpha=1.0 if dense else FACE_ALPHA,
-                        front_only_from=camera.eye() if dense else None)
+        # dense scenes draw their boxes opaque, see DENSE_BOXES; crowded ones draw the hits
+        # again on top, see CROWDED_BOXES)
+        self._draw_boxes(state, camera, vp, size)
         ctx.depth_mask = False
         if len(state.scene.triangles):
             self.triangles.add(state.scene.triangles, colors.TRIANGLE)
@@ -146,15 +177,13 @@ class SceneView:
             self.lesson_faces.draw(vp, size, light_dir=LIGHT_DIR)
         ctx.depth_mask = True
 
-        # outlines: boxes the segment touches (dense scenes, where they are hidden inside the
-        # crowd), triangle overlaps, hover, selection
+        # outlines: boxes the segment touches, triangle overlaps, hover, selection
         outline = self.overlay
-        if dense:
-            for cls in (IntersectionType.INTERSECT, IntersectionType.INCLUDE):
-                touched = np.flatnonzero(state.classes == cls)[:MAX_DENSE_OUTLINES]
-                if len(touched):
-                    e = box_edges(state.boxes, touched).reshape(-1, 2, 3)
-                    outline.add(e[:, 0], e[:, 1], tuple(colors.CLASS_RGB[cls]))
+        for cls in (IntersectionType.INTERSECT, IntersectionType.INCLUDE):
+            touched = np.flatnonzero(state.classes == cls)[:MAX_HIT_OUTLINES]
+            if len(touched):
+                e = box_edges(state.boxes, touched).reshape(-1, 2, 3)
+                outline.add(e[:, 0], e[:, 1], tuple(colors.CLASS_RGB[cls]))
         if state.highlight_triangles and state.overlaps.any():
             e = box_edges(state.boxes, np.flatnonzero(state.overlaps)).reshape(-1, 2, 3)
             outline.add(e[:, 0], e[:, 1], colors.TRIANGLE_OVERLAP)
@@ -168,14 +197,16 @@ class SceneView:
 
         # panels first (their rectangles are where in-scene labels must not go), then the
         # explain overlay, markers and handles, always on top
-        hud = hud_lines(state, frame_ms, message)
-        self.panels = {"hud": self._block_rect(hud, HUD_X, HUD_Y, HUD_FONT)}
+        blocks = self.blocks = self._layout_panels(state, size, frame_ms, message)
+        self.panels = {name: block.rect for name, block in blocks.items()}
         lesson = self.lesson
+        if lesson is not None:  # below the HUD, inside the window (shrunk where it must)
+            top = blocks["hud"].rect.bottom + 4 if "hud" in blocks else 4
+            lesson.fit(size[0] - 2 * HUD_X, lesson.panel.bottom - top, lesson.panel.bottom)
+        if lesson is not None and "help" in blocks and lesson.panel.overlaps(blocks["help"].rect):
+            lesson = None  # the help covers the scene; the lesson waits below it
         if lesson is not None:
             self.panels["explain"] = lesson.panel
-        help_block = self._help_layout(size) if state.show_help else None
-        if help_block is not None:
-            self.panels["help"] = self._block_rect(*help_block, pad=HELP_PAD)
         self.screen_lines.clear()
         self.screen_points.clear()
         handles = camera.project(np.stack([state.start, state.end]), size)
@@ -202,7 +233,8 @@ class SceneView:
         self.screen_points.draw(SCREEN, size)
 
         # HUD, explain panel, labels, help
-        self._draw_text_block(hud, HUD_X, HUD_Y, size, HUD_FONT)
+        if "hud" in blocks:
+            self._draw_block(blocks["hud"])
         if lesson is not None:
             r = lesson.panel
             self.text.rect(r.x, r.y, r.w, r.h, colors.PLATE)
@@ -213,14 +245,87 @@ class SceneView:
         for label in self.labels:
             if label.rect is not None:
                 self._draw_label(label)
-        if help_block is not None:
-            lines, x, y, font = help_block
-            self._draw_text_block(lines, x, y, size, font, pad=HELP_PAD,
-                                  background=(0.02, 0.02, 0.03, 0.93))
+        if "help" in blocks:
+            self._draw_block(blocks["help"])
         self.text.draw(size)
         ctx.enable(moderngl.DEPTH_TEST)
 
     # ---------------------------------------------------------------- pieces
+    def _begin_layer(self, size) -> None:
+        """Draw into the (cleared) reduced-resolution layer from here until _end_layer."""
+        w, h = (max(1, -(-v // LAYER_SCALE)) for v in size)
+        if self._layer is None or self._layer.size != (w, h):
+            if self._layer is not None:
+                self._layer.color_attachments[0].release()
+                self._layer.release()
+            texture = self.ctx.texture((w, h), 4)
+            texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
+            texture.repeat_x = texture.repeat_y = False
+            self._layer = self.ctx.framebuffer(texture)
+        self._frame_fbo = self.ctx.fbo
+        self._layer.use()
+        self._layer.clear(0.0, 0.0, 0.0, 0.0)
+        self.ctx.disable(moderngl.DEPTH_TEST)
+        # colour blends as usual onto transparent black, so the layer holds premultiplied
+        # colour; alpha accumulates coverage
+        self.ctx.blend_func = (moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA,
+                               moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
+
+    def _end_layer(self, size) -> None:
+        """Composite the layer over the frame and go back to drawing into it."""
+        ctx = self.ctx
+        self._frame_fbo.use()
+        ctx.viewport = (0, 0, *size)
+        ctx.blend_func = moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA  # premultiplied over
+        self._layer.color_attachments[0].use(location=0)
+        self.layer_program["layer"].value = 0
+        self.layer_vao.render(moderngl.TRIANGLES, vertices=3)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        ctx.enable(moderngl.DEPTH_TEST)
+
+    def _draw_boxes(self, state: DemoState, camera: OrbitCamera, vp: np.ndarray,
+                    size: tuple[int, int]) -> None:
+        """Every box (NONE ones receding as the scene gets crowded, or left out when the user
+        hid them), then, in a crowded scene, the INTERSECT / INCLUDE boxes over everything."""
+        ctx, n = self.ctx, len(state.boxes)
+        moved, recoloured = state.take_moved(), state.take_recoloured()
+        self.boxes.update(state.boxes, state.classes, moved, recoloured)
+        dense, crowded = n >= DENSE_BOXES, n >= CROWDED_BOXES
+        rgb = np.array(colors.CLASS_RGB, dtype=np.float64)
+        fade = max(MIN_NONE_FADE, min(1.0, math.sqrt(CROWDED_BOXES / max(n, 1))))
+        if state.show_none:
+            if dense:  # opaque: recede by colour
+                none_rgb = rgb.copy()
+                none_rgb[0] *= DENSE_NONE_SHADE
+                face, edge = (1.0, 1.0, 1.0), (1.0, 1.0, 1.0)
+            else:
+                none_rgb = rgb
+                face = (FACE_ALPHA * fade, FACE_ALPHA, FACE_ALPHA)
+                edge = (fade, 1.0, 1.0)
+            ctx.depth_mask = dense
+            # crowded: the faces that look at the eye only (translucent and faded, the back
+            # faces add little to the picture and half the cost), at reduced resolution
+            layer = crowded and not dense
+            if layer:
+                self._begin_layer(size)
+            # faded edges keep the class's colour (lightened, they would read as grey)
+            self.boxes.draw(vp, LIGHT_DIR, none_rgb, face, edge,
+                            front_only_from=camera.eye() if crowded else None,
+                            edge_white=(0.55 * fade, 0.55, 0.55))
+            if layer:
+                self._end_layer(size)
+        if crowded or not state.show_none:
+            if self._hits_version != (state.version, n):
+                self._hits_version = (state.version, n)
+                hit = np.flatnonzero(state.classes != 0)
+                self.hits.replace(state.boxes.subset(hit), state.classes[hit])
+            ctx.depth_mask = False
+            on_top = state.show_none  # over the NONE boxes; alone, drawn like any box
+            if on_top:
+                ctx.disable(moderngl.DEPTH_TEST)
+            self.hits.draw(vp, LIGHT_DIR, rgb, (FACE_ALPHA,) * 3, (1.0,) * 3)
+            ctx.enable(moderngl.DEPTH_TEST)
+
     def _add_rays(self, state: DemoState) -> None:
         origins, dirs = state.scene.ray_origins, state.scene.ray_directions
         for r, (o, d) in enumerate(zip(origins, dirs)):
@@ -251,7 +356,7 @@ class SceneView:
         labels, pins = [], []
         points = start + np.array(list(groups))[:, None] * (end - start) if groups else None
         clip = camera.clip(points) if groups else np.zeros((0, 4))
-        for (t, members), c in zip(groups.items(), clip):
+        for (t, members), c in zip(groups.items(), clip, strict=True):
             pin = pin_to_viewport(c, size)
             col = colors.SLAB_AXES[members[0][0]]
             runs = []
@@ -271,13 +376,13 @@ class SceneView:
         sizes = [(sum(len(s) for s, _ in lb.runs) * cw + 2 * LABEL_PAD, LABEL_FONT + 2 * LABEL_PAD)
                  for lb in labels]
         rects = place_labels([(p.x, p.y) for p in pins], sizes, size, blocked, markers)
-        for label, rect in zip(labels, rects):
+        for label, rect in zip(labels, rects, strict=True):
             label.rect = rect
             if rect is not None:
                 lx, ly = rect.nearest_point(label.pin.x, label.pin.y)
                 if np.hypot(lx - label.pin.x, ly - label.pin.y) > 7:
-                    self._screen_line((label.pin.x, label.pin.y), (lx, ly), (*label.color[:3], 0.85),
-                                      size)
+                    self._screen_line((label.pin.x, label.pin.y), (lx, ly),
+                                      (*label.color[:3], 0.85), size)
         return labels
 
     def _add_pin(self, pin: Pin, color, size) -> None:
@@ -295,6 +400,7 @@ class SceneView:
 
     def _draw_label(self, label: Label) -> None:
         r = label.rect
+        assert r is not None, "only placed labels are drawn"
         self.text.rect(r.x, r.y, r.w, r.h, colors.PLATE)
         self.text.rect(r.x, r.y, 2.0, r.h, label.color)  # a bar in the marker's colour
         x = r.x + LABEL_PAD
@@ -303,29 +409,57 @@ class SceneView:
             self.text.text(x, r.y + LABEL_PAD, s, col, LABEL_FONT)
             x += len(s) * cw
 
-    def _help_layout(self, size) -> tuple[list, float, float, float]:
-        """(lines, x, y, font) of the help overlay, centred and fitted into the window."""
+    def _fit(self, lines, width: float, height: float, preferred: float, step: float = 1.3
+             ) -> float:
+        """The largest font size up to ``preferred`` at which ``lines`` fit into ``width`` x
+        ``height`` pixels, but never below the window's minimum (legibility wins)."""
+        cols = max((sum(len(t) for t, _ in ln) for ln in lines), default=1)
+        fit = min(width / (max(cols, 1) * self.text.aspect), height / (max(len(lines), 1) * step))
+        return max(self._min_font, min(preferred, fit))
+
+    def _block(self, lines, x: float, y: float, font: float, pad: float = 6.0,
+               step: float = 1.3, background=colors.PLATE) -> TextBlock:
+        cols = max((sum(len(t) for t, _ in ln) for ln in lines), default=0)
+        rect = Rect(x - pad, y - pad, cols * self.text.char_width(font) + 2 * pad,
+                    (len(lines) - 1) * font * step + font + 2 * pad)
+        return TextBlock(lines, x, y, font, step, rect, background)
+
+    def _layout_panels(self, state: DemoState, size, frame_ms: float, message: str
+                       ) -> dict[str, TextBlock]:
+        """The HUD (top-left) and the help overlay, each text as large as fits up to its
+        preferred size and never under ``MIN_FONT``. The help goes below the HUD; where it
+        cannot fit there at ``MIN_FONT``, the HUD gives way to it (they never overlap); so does
+        explain mode's lesson panel (bottom-left, laid out by :mod:`app.lesson`)."""
         width, height = size
-        lines = help_lines()
-        cols = max(sum(len(t) for t, _ in ln) for ln in lines)
-        font = max(6.0, min(16.0, (width - 60) / (cols * self.text.aspect),
-                            (height - 60) / (len(lines) * 1.3)))
-        w, h = cols * self.text.char_width(font), len(lines) * font * 1.3
-        return lines, max((width - w) / 2, 10), max((height - h) / 2, 10), font
+        self._min_font = MIN_FONT * min(1.0, width / MIN_FONT_WINDOW[0],
+                                        height / MIN_FONT_WINDOW[1])
+        blocks = {}
+        hud = hud_lines(state, frame_ms, message)
+        font = self._fit(hud, width - 2 * HUD_X, 0.4 * height, HUD_FONT)
+        blocks["hud"] = self._block(hud, HUD_X, HUD_Y, font)
+        if state.show_help:
+            lines, step, pad = help_lines(), HELP_STEP, HELP_PAD
+            top = blocks["hud"].rect.bottom + 6
+            font = self._fit(lines, width - 2 * pad - 16, height - top - 2 * pad - 8, HELP_FONT,
+                             step)
+            rows = (len(lines) - 1) * font * step + font
+            if top + 2 * pad + rows > height - 4:  # no room below the HUD: it gives way
+                del blocks["hud"]
+                top = 4
+                font = self._fit(lines, width - 2 * pad - 16, height - 2 * pad - 8, HELP_FONT,
+                                 step)
+            cols = max(sum(len(t) for t, _ in ln) for ln in lines)
+            x = max((width - cols * self.text.char_width(font)) / 2, pad + 4)
+            blocks["help"] = self._block(lines, x, top + pad, font, pad, step,
+                                         (0.02, 0.02, 0.03, 0.94))
+        return blocks
 
-    def _block_rect(self, lines, x, y, font: float, pad: float = 6.0) -> Rect:
-        """The backing rectangle of a text block drawn by :meth:`_draw_text_block`."""
-        width = max((sum(len(t) for t, _ in ln) for ln in lines), default=0)
-        return Rect(x - pad, y - pad, width * self.text.char_width(font) + 2 * pad,
-                    len(lines) * font * 1.3 + 2 * pad - 4)
-
-    def _draw_text_block(self, lines, x, y, size, font: float, pad: float = 6.0,
-                         background=colors.PLATE) -> None:
-        r = self._block_rect(lines, x, y, font, pad)
-        self.text.rect(r.x, r.y, r.w, r.h, background)
-        cw, step = self.text.char_width(font), font * 1.3
-        for i, line in enumerate(lines):
-            cx = x
+    def _draw_block(self, block: TextBlock) -> None:
+        r = block.rect
+        self.text.rect(r.x, r.y, r.w, r.h, block.background)
+        cw = self.text.char_width(block.font)
+        for i, line in enumerate(block.lines):
+            cx = block.x
             for s, col in line:
-                self.text.text(cx, y + i * step, s, col, font)
+                self.text.text(cx, block.y + i * block.font * block.step, s, col, block.font)
                 cx += len(s) * cw

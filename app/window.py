@@ -7,7 +7,7 @@ screenshots); both run the same ``render_frame``.
 
 from __future__ import annotations
 
-import os
+import math
 import time
 import weakref
 from pathlib import Path
@@ -17,12 +17,13 @@ import moderngl_window as mglw
 import numpy as np
 from moderngl_window.context.base import KeyModifiers
 
+from app.bindings import DRAG_ACTIONS, KEY_ACTIONS, LEFT
 from app.camera import OrbitCamera
 from app.headless_window import HeadlessWindow
 from app.images import save_image, save_new_image
 from app.lesson import step_lesson
 from app.presets import number_key_scene, random_scene
-from app.scene import Scene, resolve_scene
+from app.scene import Boxes, Scene, resolve_scene
 from app.state import DemoState
 from app.view import SceneView
 
@@ -30,12 +31,25 @@ SHADERS_DIR = Path(__file__).resolve().parent.parent / "shaders"
 HANDLE_RADIUS_PX = 14.0  # how close (pixels) a click must be to grab a handle
 BODY_RADIUS_PX = 8.0  # ... or the segment's body
 CLICK_SLOP_PX = 4.0  # a press+release that moved less than this is a click
-STEP, FINE_STEP = 0.25, 0.025  # keyboard moves (world units)
+FINE = 0.1  # Shift: keyboard steps are this fraction of the normal step
+#: zoom keeps the camera between these fractions of the scene's size from its target
+MIN_ZOOM, MAX_ZOOM = 0.02, 6.0
 
-_KEY_NAMES = ("TAB", "SPACE", "R", "X", "T", "H", "F1", "F12", "P", "ESCAPE", "HOME",
-              "W", "A", "S", "D", "Q", "E", "LEFT", "RIGHT", "UP", "DOWN", "PAGE_UP", "PAGE_DOWN",
-              "LEFT_SHIFT", "RIGHT_SHIFT", "PERIOD", "COMMA", "BACKSPACE", "G",
-              *(f"NUMBER_{i}" for i in range(1, 10)))
+
+def scene_extent(boxes: Boxes, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, float]:
+    """Centre and diagonal (world units, at least 1) of the bounding box of the boxes and the
+    segment: the scene's size, which keyboard steps and zoom limits scale with."""
+    pts = np.concatenate([boxes.box_min, boxes.box_max, [start, end]])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    return (lo + hi) / 2, max(float(np.linalg.norm(hi - lo)), 1.0)
+
+
+def keyboard_step(extent: float) -> float:
+    """One key press moves the segment or a box by about 1/32 of the scene's size, rounded to
+    1, 2, 2.5 or 5 times a power of ten (0.25 for the blog scene)."""
+    raw = extent / 32
+    power = 10.0 ** math.floor(math.log10(raw))
+    return min((m * power for m in (1, 2, 2.5, 5, 10)), key=lambda v: abs(math.log(v / raw)))
 
 
 #: GL_RENDERER substrings of software rasterisers: there multisampling multiplies the cost of
@@ -97,21 +111,30 @@ class SlabLabWindow(mglw.WindowConfig):
         w, h = self.wnd.size
         self.camera = OrbitCamera(self.state.scene.camera, w / h if w and h else 16 / 9)
         self.view = SceneView(self.ctx, self.load_program)
-        self.key_names = {getattr(self.wnd.keys, n): n for n in _KEY_NAMES}
+        names = (*KEY_ACTIONS, "LEFT_SHIFT", "RIGHT_SHIFT")
+        self.key_names = {getattr(self.wnd.keys, n): n for n in names}
         self.message = ""
         self._message_until = 0.0
-        self.frame_ms = 0.0
+        self.frame_ms = 0.0  # smoothed cost of a frame (app.loop; 0: not measured)
+        self.frame_ms_last = 0.0  # the last frame's cost
         self._drag: str | None = None  # "start" | "end" | "both" | "orbit" | "pan" | "click"
         self._drag_button: int | None = None
         self._press_xy = np.zeros(2)
         self._grab_point: np.ndarray | None = None
         self._shift = False
         self._dirty = True  # the picture may have changed since the last frame (app.loop)
+        self._measure_scene()
 
     # ------------------------------------------------------------- scene/frame
+    def _measure_scene(self) -> None:
+        st = self.state
+        self.scene_centre, self.extent = scene_extent(st.base_boxes, st.start, st.end)
+        self.step = keyboard_step(self.extent)
+
     def load_scene(self, scene: Scene) -> None:
         self.state.load(scene)
         self.camera.reset(scene.camera)
+        self._measure_scene()
         self.say(f"scene: {scene.name}")
 
     def say(self, message: str, seconds: float = 4.0) -> None:
@@ -219,9 +242,12 @@ class SlabLabWindow(mglw.WindowConfig):
         t = float(np.dot(self._grab_point - origin, normal)) / denom
         return origin + t * direction
 
-    def on_mouse_position_event(self, x: int, y: int, dx: int, dy: int) -> None:
+    def _pick_at(self, x: float, y: float) -> int | None:
         origin, direction = self.camera.ray(x, y, self.size)
-        hovered, _ = self.state.pick(origin, direction)
+        return self.state.pick(origin, direction)[0]
+
+    def on_mouse_position_event(self, x: int, y: int, dx: int, dy: int) -> None:
+        hovered = self._pick_at(x, y)
         if hovered != self.state.hovered:
             self.state.hovered, self._dirty = hovered, True
 
@@ -229,29 +255,33 @@ class SlabLabWindow(mglw.WindowConfig):
         self._dirty = True
         self._drag_button, self._press_xy = button, np.array([x, y], dtype=np.float64)
         shift = self._shift or bool(getattr(self.wnd.modifiers, "shift", False))
-        if button == 1:
-            part = self._handle_hit(x, y)
-            if part is not None:
-                self._drag = part
-                self._grab_point = {"start": self.state.start, "end": self.state.end}.get(
-                    part, (self.state.start + self.state.end) / 2).copy()
-                # grab the body where it was clicked, not at its midpoint
-                if part == "both":
-                    hit = self._plane_point(x, y)
-                    self._grab_point = hit if hit is not None else self._grab_point
-            else:
-                self._drag = "click"
-        elif button == 2:
-            self._drag = "pan" if shift else "orbit"
-        elif button == 3:
-            self._drag = "pan"
+        part = self._handle_hit(x, y) if button == LEFT else None
+        if part is not None:
+            self._drag = part
+            self._grab_point = {"start": self.state.start, "end": self.state.end}.get(
+                part, (self.state.start + self.state.end) / 2).copy()
+            # grab the body where it was clicked, not at its midpoint
+            if part == "both":
+                hit = self._plane_point(x, y)
+                self._grab_point = hit if hit is not None else self._grab_point
+        elif button == LEFT:
+            self._drag = "click"  # a click selects; moved past CLICK_SLOP_PX it orbits
+        else:
+            self._drag = DRAG_ACTIONS.get((button, shift))
 
     def on_mouse_drag_event(self, x: int, y: int, dx: int, dy: int) -> None:
         self._dirty = True
-        if self._drag == "orbit":
-            self.camera.orbit(dx, dy)
-        elif self._drag == "pan":
-            self.camera.pan(dx, dy, self.size[1])
+        if self._drag == "click" and np.hypot(*(np.array([x, y]) - self._press_xy)) > \
+                CLICK_SLOP_PX:
+            self._drag = DRAG_ACTIONS[(LEFT, False)]
+            dx, dy = x - self._press_xy[0], y - self._press_xy[1]  # the slop counts too
+        if self._drag in ("orbit", "pan"):
+            self.state.hovered = None  # what was under the cursor moves away
+            if self._drag == "orbit":
+                self.camera.orbit(dx, dy)
+            else:
+                self.camera.pan(dx, dy, self.size[1])
+                self._keep_scene_in_reach()
         elif self._drag in ("start", "end", "both"):
             point = self._plane_point(x, y)
             if point is not None:
@@ -260,14 +290,34 @@ class SlabLabWindow(mglw.WindowConfig):
 
     def on_mouse_release_event(self, x: int, y: int, button: int) -> None:
         self._dirty = True
-        if self._drag == "click" and np.linalg.norm(np.array([x, y]) - self._press_xy) <= CLICK_SLOP_PX:
-            origin, direction = self.camera.ray(x, y, self.size)
-            self.state.selected, _ = self.state.pick(origin, direction)
+        if self._drag == "click":
+            self.state.selected = self._pick_at(x, y)
+        else:  # after a drag the hover outline is stale until the cursor moves again
+            self.state.hovered = None
         self._drag = self._drag_button = None
 
     def on_mouse_scroll_event(self, x_offset: float, y_offset: float) -> None:
         self._dirty = True
-        self.camera.zoom(y_offset)
+        cam, before = self.camera, self.camera.radius
+        cam.zoom(y_offset)
+        cam.radius = min(max(cam.radius, MIN_ZOOM * self.extent), MAX_ZOOM * self.extent)
+        if y_offset > 0 and cam.radius < before and self._eye_in_a_box():
+            cam.radius = before  # one more step would put the camera inside a box
+            self.say("zoom stops here: the camera would enter a box", 2.0)
+
+    def _eye_in_a_box(self) -> bool:
+        """Whether the camera's eye is inside (or on) a box as drawn."""
+        b, eye = self.state.boxes, self.camera.eye()
+        local = np.einsum("nij,nj->ni", b.axes, eye - b.center)
+        return bool((np.abs(local) <= b.half_size).all(axis=1).any())
+
+    def _keep_scene_in_reach(self) -> None:
+        """Pan keeps the camera's target within the scene's size of its centre."""
+        target = np.array(self.camera.target, dtype=np.float64)
+        offset = target - self.scene_centre
+        far = float(np.linalg.norm(offset))
+        if far > self.extent:
+            self.camera.set_target(self.scene_centre + offset * (self.extent / far))
 
     # --------------------------------------------------------------- keyboard
     def _camera_moves(self) -> dict[str, np.ndarray]:
@@ -282,6 +332,7 @@ class SlabLabWindow(mglw.WindowConfig):
                 "PAGE_UP": up, "PAGE_DOWN": -up}
 
     def on_key_event(self, key, action, modifiers: KeyModifiers) -> None:
+        """Dispatch through :data:`app.bindings.KEY_ACTIONS` to ``action_<name>``."""
         self._dirty = True
         name = self.key_names.get(key)
         if name in ("LEFT_SHIFT", "RIGHT_SHIFT"):
@@ -290,46 +341,69 @@ class SlabLabWindow(mglw.WindowConfig):
         if action != self.wnd.keys.ACTION_PRESS or name is None:
             return
         shift = bool(getattr(modifiers, "shift", False)) or self._shift
-        step = FINE_STEP if shift else STEP
-        state = self.state
-        if name in ("W", "A", "S", "D", "Q", "E"):
-            state.move_segment(self._camera_moves()[name] * step)
-        elif name in ("UP", "DOWN", "LEFT", "RIGHT", "PAGE_UP", "PAGE_DOWN"):
-            if state.selected is None:
-                self.say("select a box first (left-click it)")
-            else:
-                state.move_box(state.selected, self._camera_moves()[name] * step)
-        elif name == "TAB":
-            self.say(f"keys move: {state.cycle_part()}")
-        elif name == "SPACE":
-            state.playing = not state.playing
-        elif name == "R":
-            self.seed += 1
-            self.load_scene(random_scene(max(len(state.boxes), 100), self.seed))
-        elif name.startswith("NUMBER_"):
-            scene = number_key_scene(int(name[-1]), self.seed)
-            if scene is not None:
-                self.load_scene(scene)
-        elif name == "X":
-            state.explain = not state.explain
-            if state.explain and state.selected is None and len(state.boxes):
-                # explain needs a box: take the first non-green one (else box 0)
-                state.selected = int(np.argmax(state.classes > 0)) if state.classes.any() else 0
-        elif name in ("PERIOD", "COMMA", "BACKSPACE", "G"):
-            self.say(step_lesson(state, name))
-        elif name == "T":
-            state.highlight_triangles = not state.highlight_triangles
-        elif name in ("H", "F1"):
-            state.show_help = not state.show_help
-        elif name in ("F12", "P"):
-            try:
-                self.save_screenshot()
-            except OSError as exc:
-                self.say(f"screenshot failed: {exc}")
-        elif name == "HOME":
-            self.camera.reset()
-        elif name == "ESCAPE":
-            self.wnd.close()
+        getattr(self, f"action_{KEY_ACTIONS[name].action}")(name, shift)
+
+    # one method per action of app.bindings.BINDINGS: (key name, Shift held)
+    def action_move_segment(self, name: str, shift: bool) -> None:
+        self.state.move_segment(self._camera_moves()[name] * self.step * (FINE if shift else 1))
+
+    def action_move_box(self, name: str, shift: bool) -> None:
+        st = self.state
+        if st.selected is None:
+            self.say("select a box first (left-click it)")
+        else:
+            step = self.step * (FINE if shift else 1)
+            st.move_box(st.selected, self._camera_moves()[name] * step)
+
+    def action_cycle_part(self, name: str, shift: bool) -> None:
+        self.say(f"keys move: {self.state.cycle_part()}")
+
+    def action_play(self, name: str, shift: bool) -> None:
+        self.state.playing = not self.state.playing
+
+    def action_random(self, name: str, shift: bool) -> None:
+        self.seed += 1
+        self.load_scene(random_scene(max(len(self.state.boxes), 100), self.seed))
+
+    def action_preset(self, name: str, shift: bool) -> None:
+        scene = number_key_scene(int(name[-1]), self.seed)
+        if scene is not None:
+            self.load_scene(scene)
+
+    def action_explain(self, name: str, shift: bool) -> None:
+        st = self.state
+        st.explain = not st.explain
+        if st.explain and st.selected is None and len(st.boxes):
+            # explain needs a box: take the first non-green one (else box 0)
+            st.selected = int(np.argmax(st.classes > 0)) if st.classes.any() else 0
+
+    def action_toggle_none(self, name: str, shift: bool) -> None:
+        st = self.state
+        st.show_none = not st.show_none
+        if not st.show_none and st.hovered is not None and st.classes[st.hovered] == 0:
+            st.hovered = None
+        self.say(f"NONE boxes {'shown' if st.show_none else 'hidden'}")
+
+    def action_lesson(self, name: str, shift: bool) -> None:
+        self.say(step_lesson(self.state, name))
+
+    def action_triangles(self, name: str, shift: bool) -> None:
+        self.state.highlight_triangles = not self.state.highlight_triangles
+
+    def action_help(self, name: str, shift: bool) -> None:
+        self.state.show_help = not self.state.show_help
+
+    def action_screenshot(self, name: str, shift: bool) -> None:
+        try:
+            self.save_screenshot()
+        except OSError as exc:
+            self.say(f"screenshot failed: {exc}")
+
+    def action_home(self, name: str, shift: bool) -> None:
+        self.camera.reset()
+
+    def action_quit(self, name: str, shift: bool) -> None:
+        self.wnd.close()
 
 
 def create_window(scene: Scene | None = None, *, headless: bool = False,

@@ -17,8 +17,16 @@ hits every kind alike:
 
 Then, in-process and without drawing, the moving frame's non-draw part alone: ``move_segment``
 (classification of every box, plus the ray re-trace it triggers) and ``BoxRenderer.update``
-(colour-buffer write of the re-classified boxes, ``ctx.finish()`` included); with its share of
-the moving frame. Bytes written to the colour buffer are counted through a proxy buffer.
+(class-buffer write of the re-classified boxes, ``ctx.finish()`` included); with its share of
+the moving frame. Bytes written to the class buffer are counted through a proxy buffer.
+
+``--window``: the demo in a REAL window (pyglet; under ``xvfb-run`` when there is no display),
+``random_scene(N, seed 0)`` (the 6000-box preset, key 9, by default) orbiting one degree per
+frame, drawn by the app's own loop (``app.loop.run_on_demand``: draw + buffer swap + input, what
+the HUD's frame time shows), at default settings (multisampling chosen by renderer: none on
+llvmpipe) against ``--samples 0`` and ``--samples 4``. Each setting runs in its own process, in
+interleaved rounds, so load from other processes hits all alike; the table gives medians over
+rounds and each one's ratio to no multisampling.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ import time
 
 import numpy as np
 
-DELTA = np.array([0.0, 0.0, 0.25])  # one keyboard step (app.window.STEP), along z
+DELTA = np.array([0.0, 0.0, 0.25])  # a keyboard step of the blog scene, along z
 SEED = 7
 
 
@@ -123,7 +131,7 @@ def bench_n(n: int, rounds: int, size: tuple[int, int], tally: dict) -> dict:
         static_writes += boxes.uploads - w0
         static_bytes += sum(tally.values()) - b0
         # moving: the move (classification) and the frame (upload + draw) on one clock
-        w0, b0 = boxes.uploads, tally.get(id(boxes.colors), 0)
+        w0, b0 = boxes.uploads, tally.get(id(boxes.classes), 0)
         before = state.classes.copy()
         t = time.perf_counter()
         state.move_segment(sign * DELTA, "both")
@@ -131,7 +139,7 @@ def bench_n(n: int, rounds: int, size: tuple[int, int], tally: dict) -> dict:
         ctx.finish()
         moving.append(time.perf_counter() - t)
         moving_writes.append(boxes.uploads - w0)
-        moving_bytes.append(tally.get(id(boxes.colors), 0) - b0)
+        moving_bytes.append(tally.get(id(boxes.classes), 0) - b0)
         recoloured.append(int(np.count_nonzero(before != state.classes)))
         sign = -sign
         # frozen: the same segment move, colours not updated
@@ -176,7 +184,7 @@ def bench_n(n: int, rounds: int, size: tuple[int, int], tally: dict) -> dict:
         "moving_writes": statistics.median(moving_writes),
         "moving_kib": statistics.median(moving_bytes) / 1024,
         "recoloured": statistics.median(recoloured),
-        "colour_kib": 12 * n / 1024,
+        "colour_kib": 4 * n / 1024,
     }
 
 
@@ -197,6 +205,81 @@ def row(r: dict) -> str:
             f"write(s) | {r['static_writes']} ({r['static_bytes']} B) |")
 
 
+WINDOW_SETTINGS = (("default", None), ("--samples 0", 0), ("--samples 4", 4))
+
+
+def window_child(n: int, samples: int | None, frames: int, size: tuple[int, int]) -> dict:
+    """In this process: open the real window on ``random_scene(n, 0)``, orbit it ``frames``
+    frames through ``app.loop.run_on_demand`` and return the frame costs (ms) it measured."""
+    from app.loop import run_on_demand
+    from app.presets import random_scene
+    from app.window import create_window
+
+    app = create_window(random_scene(n, 0), size=size, samples=samples)
+    costs: list[float] = []
+    drawn = [0]
+    render = app.wnd.render_func
+
+    def counted(time: float, frame_time: float) -> None:
+        render(time, frame_time)
+        drawn[0] += 1
+
+    app.wnd.render_func = counted
+    previous = [0.0]
+
+    def tick() -> None:
+        if drawn[0] > 3 and app.frame_ms != previous[0]:  # three warm-up frames
+            costs.append(app.frame_ms_last)
+        previous[0] = app.frame_ms
+        if len(costs) >= frames:
+            app.wnd.close()
+        app.camera.orbit(1 / 0.3, 0.0)  # one degree of yaw
+        app._dirty = True
+
+    run_on_demand(app, tick)
+    return {"samples": app.samples, "renderer": app.ctx.info["GL_RENDERER"], "costs": costs}
+
+
+def bench_window(n: int, frames: int, rounds: int, size: tuple[int, int]) -> int:
+    """Run :func:`window_child` per setting and round in subprocesses; print the table."""
+    import json
+    import shutil
+    import subprocess
+
+    prefix: list[str] = []
+    if not os.environ.get("DISPLAY"):
+        if not shutil.which("xvfb-run"):
+            print("--window needs a display or xvfb-run (apt-get install xvfb xauth)")
+            return 2
+        prefix = ["xvfb-run", "-a", "-s", f"-screen 0 {size[0] + 64}x{size[1] + 64}x24"]
+    results: dict[str, list[dict]] = {name: [] for name, _ in WINDOW_SETTINGS}
+    for _ in range(rounds):
+        for name, samples in WINDOW_SETTINGS:
+            cmd = [*prefix, sys.executable, "-m", "benchmarks.bench_app", "--window-child",
+                   f"{n},{'auto' if samples is None else samples},{frames},"
+                   f"{size[0]}x{size[1]}"]
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=600,
+                                 cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+            if out.returncode != 0:
+                print(f"{name}: failed\n{out.stderr}")
+                return 1
+            results[name].append(json.loads(out.stdout.strip().splitlines()[-1]))
+    first = results["default"][0]
+    load = f", load avg {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
+    print(f"real window {size[0]}x{size[1]} (pyglet{', Xvfb' if prefix else ''}), "
+          f"{first['renderer']}{load}; random_scene({n}, seed 0) orbiting 1 degree a frame; "
+          f"{frames} frames x {rounds} rounds per setting; frame = draw + swap + input "
+          f"(app.loop)")
+    print("| setting | samples | median frame ms | fps | / --samples 0 |\n|---|--:|--:|--:|--:|")
+    base = statistics.median(c for r in results["--samples 0"] for c in r["costs"])
+    for name, _ in WINDOW_SETTINGS:
+        costs = [c for r in results[name] for c in r["costs"]]
+        med = statistics.median(costs)
+        print(f"| {name} | {results[name][0]['samples']} | {med:.1f} | {1e3 / med:.1f} "
+              f"| {med / base:.2f} |")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.bench_app", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -206,7 +289,23 @@ def main(argv: list[str] | None = None) -> int:
                    help="rounds (one static, one moving, one frozen frame each) per N; "
                         "default 40 / 20 / 7 at N <= 2e3 / 2e4 / above")
     p.add_argument("--size", type=parse_size, default=(1280, 720), help="WxH, default 1280x720")
+    p.add_argument("--window", action="store_true",
+                   help="real-window frame times at default settings vs --samples 0 / 4 "
+                        "(N: the first of --sizes if given, else 6000)")
+    p.add_argument("--rounds", type=int, default=3, help="--window: rounds (default 3)")
+    p.add_argument("--window-child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.window_child:
+        import json
+
+        n, samples, frames, size = args.window_child.split(",")
+        r = window_child(int(n), None if samples == "auto" else int(samples), int(frames),
+                         parse_size(size))
+        print(json.dumps(r))
+        return 0
+    if args.window:
+        n = int(float(args.sizes.split(",")[0])) if "--sizes" in (argv or sys.argv) else 6000
+        return bench_window(n, args.frames or 40, args.rounds, args.size)
     sizes = [int(float(s)) for s in args.sizes.split(",") if s.strip()]
 
     from app.headless import headless_app

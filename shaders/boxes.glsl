@@ -1,7 +1,10 @@
 #version 330
 // Instanced boxes: a unit cube [-1, 1]^3 placed by a per-instance model matrix (pyrr row-vector
-// matrix uploaded as raw bytes == the GLSL column-major matrix), shaded by face and with its
-// edges drawn in the fragment shader (distance to the face's border in pixels, via fwidth).
+// matrix uploaded as raw bytes == the GLSL column-major matrix), coloured by its class (NONE,
+// INTERSECT, INCLUDE: an index into the class_* tables the app sets from app/colors.py), shaded
+// by face and with its edges drawn in the fragment shader (distance to the face's border in
+// pixels, via fwidth). Per class, faces and edges have their own opacity: crowded scenes let
+// the NONE boxes recede.
 // Dense scenes draw them opaque from a 3-face mesh (+x, +y, +z) that each instance mirrors
 // towards the eye: the faces that can be seen, half the triangles of a whole cube.
 
@@ -10,15 +13,17 @@
 in vec3 in_position;
 in vec3 in_normal;
 in mat4 in_model;   // per instance
-in vec3 in_color;   // per instance: the class colour (app/colors.py)
+in float in_class;  // per instance: 0 NONE, 1 INTERSECT, 2 INCLUDE
 
 uniform mat4 m_vp;
+uniform vec3 class_rgb[3];
 uniform bool front_only;  // the 3-face mesh: mirror it per instance towards the eye
 uniform vec3 eye;
 
 out vec3 v_local;
 out vec3 v_normal;
 out vec3 v_color;
+flat out int v_class;
 
 void main() {
     vec3 local = in_position;
@@ -37,7 +42,8 @@ void main() {
     v_local = local;
     vec3 n = mat3(in_model) * normal;  // zero for the faces of a flat box
     v_normal = dot(n, n) > 1e-12 ? normalize(n) : vec3(0.0, 1.0, 0.0);
-    v_color = in_color;
+    v_class = int(in_class + 0.5);
+    v_color = class_rgb[v_class];
 }
 
 #elif defined FRAGMENT_SHADER
@@ -45,9 +51,12 @@ void main() {
 in vec3 v_local;
 in vec3 v_normal;
 in vec3 v_color;
+flat in int v_class;
 
 uniform vec3 light_dir;
-uniform float face_alpha;
+uniform float face_alpha[3];  // per class: opacity of the faces ...
+uniform float edge_alpha[3];  // ... and of the edges,
+uniform float edge_white[3];  // ... how far the edges' colour goes towards white
 
 out vec4 f_color;
 
@@ -60,7 +69,7 @@ void main() {
     vec3 n = normalize(v_normal);
     float diffuse = 0.55 + 0.45 * abs(dot(n, normalize(light_dir)));
     vec3 face = v_color * diffuse;
-    vec3 rim = mix(v_color, vec3(1.0), 0.55);
-    f_color = vec4(mix(face, rim, edge), mix(face_alpha, 1.0, edge));
+    vec3 rim = mix(v_color, vec3(1.0), edge_white[v_class]);
+    f_color = vec4(mix(face, rim, edge), mix(face_alpha[v_class], edge_alpha[v_class], edge));
 }
 #endif

@@ -59,3 +59,21 @@ def test_no_jit_measures_the_numpy_kernels(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert status == 0, f"expected exit status 0, got {status}"
     assert "compiled slab passes off" in out, f"expected the setting on the second line:\n{out}"
+
+
+def test_app_window_benchmark_prints_a_row_per_setting(capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """``bench_app --window`` on 60 boxes, 3 frames: a real window per setting (Xvfb)."""
+    import os
+    import shutil
+
+    if not os.environ.get("DISPLAY") and not shutil.which("xvfb-run"):
+        pytest.skip("no display and no xvfb-run (apt-get install xvfb xauth)")
+    from benchmarks import bench_app
+
+    assert bench_app.main(["--window", "--sizes", "60", "--frames", "3", "--rounds", "1",
+                           "--size", "160x120"]) == 0
+    out = capsys.readouterr().out
+    assert "real window 160x120" in out and "random_scene(60, seed 0)" in out, out
+    for setting in ("| default |", "| --samples 0 | 0 |", "| --samples 4 | 4 |"):
+        assert setting in out, f"missing row {setting!r}:\n{out}"

@@ -1,6 +1,7 @@
-"""Boxes as one instanced draw: a unit cube, a model matrix and a class colour per instance.
+"""Boxes as one instanced draw: a unit cube, a model matrix and a class per instance; the
+class -> colour and opacity tables are uniforms (set per draw from ``app.colors``).
 
-Only what changed is uploaded: poses of moved boxes, colours of re-classified boxes.
+Only what changed is uploaded: poses of moved boxes, classes of re-classified boxes.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import numpy as np
 from moderngl_window import geometry as mglw_geometry
 from moderngl_window.opengl.vao import VAO
 
-from app.colors import CLASS_RGB
 from app.renderers import matrix_bytes, write_rows
 from app.scene import Boxes
 
@@ -27,17 +27,19 @@ def model_matrices(boxes: Boxes, lo: int = 0, hi: int | None = None) -> np.ndarr
     return m
 
 
-def front_faces() -> tuple[np.ndarray, np.ndarray]:
-    """Positions and normals (18 vertices each) of the cube [-1, 1]^3's faces +x, +y, +z: the
-    shader mirrors them per instance onto the faces that look at the eye."""
-    positions, normals = [], []
+def front_faces() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Positions and normals (12 vertices, 4 per face) and triangle indices (18) of the cube
+    [-1, 1]^3's faces +x, +y, +z: the shader mirrors them per instance onto the faces that look
+    at the eye. Indexed, each vertex is transformed once (the vertex stage is what a software
+    rasteriser spends most of a crowded frame on)."""
+    positions, normals, indices = [], [], []
     for axis in range(3):
         n = np.eye(3)[axis]
         u, v = np.eye(3)[(axis + 1) % 3], np.eye(3)[(axis + 2) % 3]
-        quad = [n + a * u + b * v for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-        positions += [quad[i] for i in (0, 1, 2, 0, 2, 3)]
-        normals += [n] * 6
-    return np.array(positions, "f4"), np.array(normals, "f4")
+        indices += [len(positions) + i for i in (0, 1, 2, 0, 2, 3)]
+        positions += [n + a * u + b * v for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        normals += [n] * 4
+    return np.array(positions, "f4"), np.array(normals, "f4"), np.array(indices, "i4")
 
 
 class BoxRenderer:
@@ -51,19 +53,20 @@ class BoxRenderer:
     def reset(self, count: int) -> None:
         """New scene: fresh instance buffers for ``count`` boxes."""
         if self.vao is not None:
-            self.vao.release()
+            self.vao.release()  # with its buffers, the instance buffers included
             self.front_vao.release()
-        self.count = count
+        self.count = self.capacity = count
         self.vao = mglw_geometry.cube(size=(2.0, 2.0, 2.0), uvs=False, name="boxes")
         self.front_vao = VAO("box-front-faces")
-        positions, normals = front_faces()
+        positions, normals, indices = front_faces()
         self.front_vao.buffer(positions, "3f", ["in_position"])
         self.front_vao.buffer(normals, "3f", ["in_normal"])
+        self.front_vao.index_buffer(indices)
         self.models = self.ctx.buffer(reserve=max(count, 1) * 64, dynamic=True)
-        self.colors = self.ctx.buffer(reserve=max(count, 1) * 12, dynamic=True)
+        self.classes = self.ctx.buffer(reserve=max(count, 1) * 4, dynamic=True)
         for vao in (self.vao, self.front_vao):
             vao.buffer(self.models, "16f/i", ["in_model"])
-            vao.buffer(self.colors, "3f/i", ["in_color"])
+            vao.buffer(self.classes, "1f/i", ["in_class"])
 
     def update(self, boxes: Boxes, classes: np.ndarray, moved: np.ndarray,
                recoloured: np.ndarray) -> None:
@@ -74,18 +77,33 @@ class BoxRenderer:
             self.uploads += write_rows(
                 self.models, lambda lo, hi: model_matrices(boxes, lo, hi).reshape(-1, 16), moved)
         if len(recoloured):
-            self.uploads += write_rows(self.colors, lambda lo, hi: CLASS_RGB[classes[lo:hi]],
+            self.uploads += write_rows(self.classes, lambda lo, hi: classes[lo:hi, None],
                                        recoloured)
 
-    def draw(self, view_projection: np.ndarray, light_dir, face_alpha: float,
-             front_only_from=None) -> None:
-        """Draw every box. ``front_only_from``: the eye position, to draw only the faces that
-        can be seen from it (for opaque boxes; translucent ones need their back faces)."""
+    def replace(self, boxes: Boxes, classes: np.ndarray) -> None:
+        """Show exactly ``boxes`` from now on: every row written, the buffers kept when they
+        are large enough (for a subset that changes with the classes)."""
+        if self.vao is None or len(boxes) > self.capacity:
+            self.reset(max(len(boxes), 2 * self.capacity if self.vao is not None else 0))
+        self.count = len(boxes)
+        everything = np.arange(len(boxes))
+        self.update(boxes, classes, everything, everything)
+
+    def draw(self, view_projection: np.ndarray, light_dir, class_rgb: np.ndarray,
+             face_alpha, edge_alpha, front_only_from=None, edge_white=(0.55,) * 3) -> None:
+        """Draw every box. ``class_rgb`` (3, 3): colour per class; ``face_alpha`` and
+        ``edge_alpha`` (3,): opacity of faces and edges per class; ``edge_white`` (3,): how
+        far edges are lightened towards white, per class. ``front_only_from``: the eye
+        position, to draw only the faces that can be seen from it (for opaque boxes;
+        translucent ones need their back faces)."""
         if self.count == 0 or self.vao is None:
             return
         self.program["m_vp"].write(matrix_bytes(view_projection))
         self.program["light_dir"].value = tuple(light_dir)
-        self.program["face_alpha"].value = face_alpha
+        self.program["class_rgb"].write(np.ascontiguousarray(class_rgb, dtype="f4").tobytes())
+        self.program["face_alpha"].write(np.asarray(face_alpha, dtype="f4").tobytes())
+        self.program["edge_alpha"].write(np.asarray(edge_alpha, dtype="f4").tobytes())
+        self.program["edge_white"].write(np.asarray(edge_white, dtype="f4").tobytes())
         self.program["front_only"].value = front_only_from is not None
         if front_only_from is not None:
             self.program["eye"].value = tuple(float(x) for x in front_only_from)

@@ -119,10 +119,10 @@ def test_orbit_pan_zoom_home(gl_app):
     app = gl_app
     cam = app.camera
     yaw, pitch, dist = cam.yaw, cam.pitch, cam.distance
-    drag(app, RIGHT, (100, 100), (140, 80))
+    drag(app, MIDDLE, (100, 100), (140, 80))
     assert cam.yaw != yaw and cam.pitch != pitch
     t0 = np.array(cam.target)
-    drag(app, MIDDLE, (100, 100), (150, 100))
+    drag(app, RIGHT, (100, 100), (150, 100))
     assert not np.allclose(np.array(cam.target), t0)
     app.on_mouse_scroll_event(0, 2)
     assert cam.distance < dist

@@ -36,7 +36,7 @@ def test_place_labels_never_overlaps_labels_panels_or_markers(seed):
     rects = place_labels(anchors, sizes, size, [hud, panel], markers)
     _assert_disjoint(rects, [hud, panel, *markers], size)
     assert all(r is not None for r in rects), "a 640x360 view has room for 8 labels"
-    for (ax, ay), r in zip(anchors, rects):
+    for (ax, ay), r in zip(anchors, rects, strict=True):
         assert math.dist(r.nearest_point(ax, ay), (ax, ay)) < 250, "label far from its anchor"
 
 
@@ -73,7 +73,7 @@ def test_far_off_points_pin_to_the_edge_with_an_arrow_towards_them(clip, edge):
 def test_slab_marker_colours_are_not_class_colours():
     from app.colors import CLASS_RGB, SLAB_AXES
 
-    for axis, rgb in zip("xyz", SLAB_AXES):
+    for axis, rgb in zip("xyz", SLAB_AXES, strict=True):
         h = colorsys.rgb_to_hsv(*rgb)[0] * 360
         for cls, crgb in enumerate(CLASS_RGB):
             hc = colorsys.rgb_to_hsv(*crgb)[0] * 360
@@ -134,7 +134,6 @@ def test_labels_read_on_a_dark_plate_over_a_red_box(gl_app):
 
 def test_far_off_slab_point_is_pinned_to_the_edge_with_its_marker(gl_app):
     """obb scene, box 0: its v slab is left at t = 5, off the right of the 1280x720 view."""
-    from app import colors
 
     app, image = _explain_frame(gl_app, "obb", 0, None, (1280, 720))
     far = [lb for lb in app.view.labels if lb.pin.arrow is not None]

@@ -75,7 +75,7 @@ def test_smallest_camera_change_fails(demo, move):
     if move == "zoom_1_step":
         demo.on_mouse_scroll_event(0.0, 1.0)
     else:
-        button = 3 if move == "pan_1px" else 2  # moderngl-window: 1 left, 2 right, 3 middle
+        button = 2 if move == "pan_1px" else 3  # moderngl-window: 1 left, 2 right, 3 middle
         dx, dy = (0, 1) if move == "orbit_1px_down" else (1, 0)
         demo.on_mouse_press_event(x, y, button)
         demo.on_mouse_drag_event(x + dx, y + dy, dx, dy)

@@ -36,6 +36,12 @@ CASES = [
     Case("blog_camera_side", "blog", camera={"yaw": 90.0, "pitch": 5.0, "distance": 10.0}),
     # the animation frozen at t = 1.5 s (the clock is an argument, never the wall clock)
     Case("blog_animated_t1.5", "blog", options={"anim_time": 1.5}),
+    # a crowded scene (key 8): NONE boxes recede, the hits are drawn over them, outlined
+    Case("random_1500_seed0", "random:1500:0"),
+    # a small window: labels clear of the panels, a far-off slab point pinned to the edge, and
+    # the help overlay taking the HUD's room at 11 px
+    Case("obb_explain_640x360", "obb", size=(640, 360), options={"explain": True, "selected": 0}),
+    Case("blog_help_640x360", "blog", size=(640, 360), options={"show_help": True}),
 ]
 
 

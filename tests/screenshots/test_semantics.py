@@ -339,9 +339,13 @@ def test_dense_front_face_mesh_draws_what_a_back_face_culled_cube_draws(egl_app,
     demo, mirrored = _show(egl_app, random_scene(300, seed=3), SIZE, camera)
     draw = BoxRenderer.draw
 
-    def culled_cube(self, view_projection, light_dir, face_alpha, front_only_from=None):
+    def culled_cube(self, view_projection, light_dir, class_rgb, face_alpha, edge_alpha,
+                    front_only_from=None, **kwargs):
+        args = (self, view_projection, light_dir, class_rgb, face_alpha, edge_alpha)
+        if front_only_from is None:  # the crowded scene's hits, drawn again on top
+            return draw(*args, **kwargs)
         self.ctx.enable(moderngl.CULL_FACE)
-        draw(self, view_projection, light_dir, face_alpha)
+        draw(*args, **kwargs)
         self.ctx.disable(moderngl.CULL_FACE)
 
     monkeypatch.setattr(BoxRenderer, "draw", culled_cube)

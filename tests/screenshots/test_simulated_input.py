@@ -123,8 +123,9 @@ def test_dragging_the_segment_turns_a_box_green_blue_red(demo):
 def test_orbit_pan_zoom_change_the_picture_and_home_restores_it(demo):
     base = render_app(demo)
     for what, act in [
-        ("orbit (right-drag)", lambda: _drag(demo, RIGHT, (200, 150), (260, 120))),
-        ("pan (middle-drag)", lambda: _drag(demo, MIDDLE, (200, 150), (230, 170))),
+        ("orbit (middle-drag)", lambda: _drag(demo, MIDDLE, (200, 150), (260, 120))),
+        ("orbit (left-drag on empty space)", lambda: _drag(demo, LEFT, (20, 280), (60, 260))),
+        ("pan (right-drag)", lambda: _drag(demo, RIGHT, (200, 150), (230, 170))),
         ("zoom (wheel)", lambda: demo.on_mouse_scroll_event(0.0, 2.0)),
     ]:
         before = render_app(demo)
@@ -136,26 +137,27 @@ def test_orbit_pan_zoom_change_the_picture_and_home_restores_it(demo):
     assert cmp.max_channel_diff == 0, f"Home did not restore the scene's camera: {cmp.summary()}"
 
 
-def test_shift_right_drag_pans_like_middle_drag(demo):
+def test_shift_middle_drag_pans_like_right_drag(demo):
     base = render_app(demo)
-    _drag(demo, MIDDLE, (200, 150), (230, 170))
-    middle = render_app(demo)
+    _drag(demo, RIGHT, (200, 150), (230, 170))
+    right = render_app(demo)
     _key(demo, "HOME")
     np.testing.assert_array_equal(render_app(demo), base)
     keys = demo.wnd.keys
     demo.on_key_event(keys.LEFT_SHIFT, keys.ACTION_PRESS, KeyModifiers())
-    _drag(demo, RIGHT, (200, 150), (230, 170))
+    _drag(demo, MIDDLE, (200, 150), (230, 170))
     demo.on_key_event(keys.LEFT_SHIFT, keys.ACTION_RELEASE, KeyModifiers())
-    assert compare_images(render_app(demo), middle).max_channel_diff == 0, (
-        "Shift+right-drag must pan exactly like middle-drag")
+    assert compare_images(render_app(demo), right).max_channel_diff == 0, (
+        "Shift+middle-drag must pan exactly like right-drag")
 
 
 # --- keyboard -------------------------------------------------------------------------------
 @pytest.mark.parametrize("shift", [False, True], ids=["step", "fine-step"])
 def test_tab_and_wasdqe_move_the_chosen_end_by_the_documented_step(demo, shift):
-    from app.window import FINE_STEP, STEP
+    from app.window import FINE
 
-    step = FINE_STEP if shift else STEP
+    step = demo.step * (FINE if shift else 1)
+    assert demo.step == 0.25, "the blog scene's keyboard step (1/32 of its size, rounded)"
     st = demo.state
     # the camera's right and forward, flattened onto the ground (WASD are camera-relative)
     v = demo.camera.view_matrix()
@@ -266,8 +268,6 @@ def test_click_selects_the_nearest_box_along_the_cursor_ray(demo):
 
 
 def test_selected_box_moves_with_arrows_and_is_reclassified(demo):
-    from app.window import STEP
-
     st = demo.state
     x, y = _box_pixel(demo, 1)
     demo.on_mouse_press_event(x, y, LEFT)
@@ -275,7 +275,7 @@ def test_selected_box_moves_with_arrows_and_is_reclassified(demo):
     assert st.selected == 1
     lo = st.boxes.box_min[1].copy()
     _key(demo, "PAGE_UP")
-    np.testing.assert_allclose(st.boxes.box_min[1], lo + [0, STEP, 0])
+    np.testing.assert_allclose(st.boxes.box_min[1], lo + [0, demo.step, 0])
     np.testing.assert_array_equal(st.classes, geometry.classify_segment_aabb(
         st.start, st.end, st.boxes.box_min, st.boxes.box_max))
 
