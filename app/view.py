@@ -318,6 +318,8 @@ class SceneView:
             if self._hits_version != (state.version, n):
                 self._hits_version = (state.version, n)
                 hit = np.flatnonzero(state.classes != 0)
+                # INCLUDE boxes (around the segment, large) first, INTERSECT ones over them
+                hit = hit[np.argsort(-state.classes[hit], kind="stable")]
                 self.hits.replace(state.boxes.subset(hit), state.classes[hit])
             ctx.depth_mask = False
             on_top = state.show_none  # over the NONE boxes; alone, drawn like any box
