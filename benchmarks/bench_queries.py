@@ -18,7 +18,8 @@ at 10^6 as a second table and whether the textbook ports agree with the library.
 - ``peak MiB``: peak memory allocated during one call (tracemalloc, untimed), outputs included,
   inputs excluded. All calls of one N are measured before any of them is timed, and their
   results are kept until the last is measured, so no call can reuse an earlier call's output
-  memory. Memory that compiled code allocates itself is invisible to tracemalloc: a peak below
+  memory. Memory that compiled code allocates itself, or that a library takes from its own
+  cache of buffers an earlier call released, is invisible to tracemalloc: a peak below
   ``out MiB`` (the result's size) shows it.
 - ``result``: what the call found, so a reader sees the mix of cases.
 
@@ -203,8 +204,7 @@ def floor_call(kind: str, pool: ThreadPoolExecutor | None = None) -> Callable[[S
 
     def halves(s: Scene) -> float:
         arrays = s.boxes(kind)
-        parts = [[a[: len(a) // 2] if a.ndim == 2 or len(a) > 3 else a for a in arrays],
-                 [a[len(a) // 2:] for a in arrays if a.ndim == 2 or len(a) > 3]]
+        parts = [[a[: len(a) // 2] for a in arrays], [a[len(a) // 2:] for a in arrays]]
         return sum(pool.map(reduce, parts))
 
     return halves
@@ -224,19 +224,25 @@ def describe(query: str, result: Any) -> str:
     return f"{int(np.count_nonzero(result))} overlap"
 
 
+#: How far a textbook port's t_enter may lie from the library's (which is within 2 ulps of the
+#: exact value), in units of eps * max(|t|, 1): a port rounds the frame change and the slab
+#: products (up to ~15 measured on the benchmark's unit-scale data), a bug is off by far more.
+T_TOLERANCE = 64
+
+
 def differences(query: str, ours: Any, theirs: Any) -> str | None:
-    """How a textbook result differs from the library's, or None when they agree (classes,
-    hits, overlaps and the nearest box identical; t_enter within 8 ulps where both hit)."""
+    """How a textbook result differs from the library's, or None when they agree: classes,
+    hits, overlaps and the nearest box identical, t_enter within :data:`T_TOLERANCE`."""
     if query != "ray":
         bad = np.flatnonzero(np.asarray(ours) != np.asarray(theirs))
         return None if not len(bad) else f"{len(bad)} boxes differ, first #{bad[:5].tolist()}"
     bad = np.flatnonzero(ours[0] != theirs[0])
     if len(bad):
         return f"hit differs on {len(bad)} boxes, first #{bad[:5].tolist()}"
-    both = ours[0]
-    ulps = np.abs(ours[1][both] - theirs[1][both]) / np.spacing(np.abs(ours[1][both]))
-    if len(ulps) and ulps.max() > 8:
-        return f"t_enter differs by up to {ulps.max():.0f} ulps"
+    t, other = ours[1][ours[0]], theirs[1][ours[0]]
+    error = np.abs(t - other) / (np.finfo(t.dtype).eps * np.maximum(np.abs(t), 1))
+    if len(error) and error.max() > T_TOLERANCE:
+        return f"t_enter differs by up to {error.max():.0f} eps * max(|t|, 1)"
     if ours[3] != theirs[3]:
         return f"nearest box #{ours[3]} vs #{theirs[3]}"
     return None
@@ -450,7 +456,7 @@ def run(sizes: Sequence[int], dtypes: Sequence[str], queries: Sequence[str],
     else:
         print("The textbook ports and the 2-thread runs give the library's 1-thread answers on "
               "every measured query, dtype and N (classes, hits, overlaps, nearest box; t_enter "
-              "within 8 ulps).", file=out)
+              f"within {T_TOLERANCE} eps * max(|t|, 1)).", file=out)
     return report
 
 
