@@ -83,19 +83,20 @@ def ray_aabb(origin, inv, box_min, box_max, hit, t_enter, t_exit):  # type: igno
 
 
 @inline
-def _local(a, px, py, pz):  # type: ignore[no-untyped-def]
-    """``a @ p`` for a 3x3 ``a`` whose rows are the box's axes."""
-    return (a[0, 0] * px + a[0, 1] * py + a[0, 2] * pz,
-            a[1, 0] * px + a[1, 1] * py + a[1, 2] * pz,
-            a[2, 0] * px + a[2, 1] * py + a[2, 2] * pz)
+def _local(axes, j, px, py, pz):  # type: ignore[no-untyped-def]
+    """``axes[j] @ p``: p in the frame whose rows are ``axes[j]`` (indexed element by element:
+    a view ``axes[j]`` per box would cost reference counting in the loop)."""
+    return (axes[j, 0, 0] * px + axes[j, 0, 1] * py + axes[j, 0, 2] * pz,
+            axes[j, 1, 0] * px + axes[j, 1, 1] * py + axes[j, 1, 2] * pz,
+            axes[j, 2, 0] * px + axes[j, 2, 1] * py + axes[j, 2, 2] * pz)
 
 
 @inline
 def _obb_slabs(o, d, center, axes, half, i, step, one):  # type: ignore[no-untyped-def]
     """The slab test in box i's frame: origin and direction rotated, box [-half, half]."""
-    a = axes[i * step]
-    ox, oy, oz = _local(a, o[0] - center[i, 0], o[1] - center[i, 1], o[2] - center[i, 2])
-    dx, dy, dz = _local(a, d[0], d[1], d[2])
+    j = i * step
+    ox, oy, oz = _local(axes, j, o[0] - center[i, 0], o[1] - center[i, 1], o[2] - center[i, 2])
+    dx, dy, dz = _local(axes, j, d[0], d[1], d[2])
     hx, hy, hz = half[i, 0], half[i, 1], half[i, 2]
     return _slabs(ox, oy, oz, one / dx, one / dy, one / dz, -hx, -hy, -hz, hx, hy, hz)
 
@@ -190,9 +191,9 @@ def triangle_aabb(v0, v1, v2, box_min, box_max, out):  # type: ignore[no-untyped
 def triangle_obb(v0, v1, v2, center, axes, step, half, out):  # type: ignore[no-untyped-def]
     """Overlap of the triangle with every oriented box: tribox3 in the box's frame."""
     for i in range(center.shape[0]):
-        a = axes[i * step]
+        j = i * step
         cx, cy, cz = center[i, 0], center[i, 1], center[i, 2]
-        out[i] = _tribox(_local(a, v0[0] - cx, v0[1] - cy, v0[2] - cz),
-                         _local(a, v1[0] - cx, v1[1] - cy, v1[2] - cz),
-                         _local(a, v2[0] - cx, v2[1] - cy, v2[2] - cz),
+        out[i] = _tribox(_local(axes, j, v0[0] - cx, v0[1] - cy, v0[2] - cz),
+                         _local(axes, j, v1[0] - cx, v1[1] - cy, v1[2] - cz),
+                         _local(axes, j, v2[0] - cx, v2[1] - cy, v2[2] - cz),
                          half[i, 0], half[i, 1], half[i, 2])
