@@ -11,8 +11,9 @@ at 10^6 as a second table and whether the textbook ports agree with the library.
 - ``x floor``: median / the read-once floor, timed in the same rounds: ``np.add.reduce`` over
   exactly the arrays the query must read (``box_min`` and ``box_max``; or ``center``, ``axes``
   and ``half_size``, where a shared (3, 3) frame is 9 numbers). 1.0 is the speed of reading the
-  boxes once on one core, so no one-thread test can be much below it; two threads can reach
-  about 0.5 (the ``np.add.reduce, 2 threads`` row: halves reduced in two threads).
+  boxes once on one core, so no one-thread test can be much below it. The ``np.add.reduce,
+  2 threads`` row (two halves reduced in two threads) shows what two cores reach on the machine
+  (about 0.5 on an idle two-core one); the 2-thread rows are divided by the one-core floor too.
 - ``goal`` / ``meets``: issue 15's goal for the library's rows at 10^6 boxes: segment and ray
   vs AABB at most 2x the floor, triangle vs AABB and the three OBB queries at most 3x.
 - ``peak MiB``: peak memory allocated during one call (tracemalloc, untimed), outputs included,
