@@ -24,7 +24,7 @@ def exact(p: Any) -> Vector:
     return [Fraction(float(x)) for x in np.ravel(p)]
 
 
-def frame(box: tuple[np.ndarray, ...]) -> tuple[Vector, list[Vector], Vector]:
+def frame(box: tuple[Any, ...]) -> tuple[Vector, list[Vector], Vector]:
     """``(center, axes rows, half_size)`` of one box: ``(box_min, box_max)`` or ``(center,
     axes, half_size)``; an AABB's centre and half size are exact in rationals."""
     if len(box) == 2:
@@ -55,7 +55,7 @@ def slab_interval(o: Vector, d: Vector, h: Vector) -> tuple[Fraction, Fraction] 
     return (max(near), min(far)) if max(near) <= min(far) else None
 
 
-def segment_class(box: tuple[np.ndarray, ...], start: Any, end: Any) -> int:
+def segment_class(box: tuple[Any, ...], start: Any, end: Any) -> int:
     """NONE (0), INTERSECT (1) or INCLUDE (2), exactly."""
     b = frame(box)
     s, e = local(b, exact(start)), local(b, exact(end))
@@ -65,7 +65,7 @@ def segment_class(box: tuple[np.ndarray, ...], start: Any, end: Any) -> int:
     return 2 if found[0] < 0 and found[1] > 1 else 1
 
 
-def ray_interval(box: tuple[np.ndarray, ...], origin: Any, direction: Any
+def ray_interval(box: tuple[Any, ...], origin: Any, direction: Any
                  ) -> tuple[Fraction, Fraction] | None:
     """``(t_enter, t_exit)`` of the ray (t >= 0) and the box exactly, None on a miss."""
     b = frame(box)
@@ -75,7 +75,7 @@ def ray_interval(box: tuple[np.ndarray, ...], origin: Any, direction: Any
     return max(found[0], Fraction(0)), found[1]
 
 
-def triangle_overlaps(box: tuple[np.ndarray, ...], v0: Any, v1: Any, v2: Any) -> bool:
+def triangle_overlaps(box: tuple[Any, ...], v0: Any, v1: Any, v2: Any) -> bool:
     """Whether the closed triangle and the closed box share a point, exactly (separating
     axes; the box is [-h, h] in its own frame)."""
     b = frame(box)

@@ -5,6 +5,7 @@ No timing is asserted; the real run is ``./benchmarks/run_queries.sh`` (see its 
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,6 +109,8 @@ def test_settle_sides_with_exact_arithmetic(query: str, kind: str) -> None:
     import numpy as np
 
     scene = bench_queries.make_scene(40, np.float64)
+    right: Any
+    wrong: Any
     truth = [bench_queries.exact_answer(query, scene, kind, i) for i in range(40)]
     if query == "ray":
         hit = np.array([t is not None for t in truth])
