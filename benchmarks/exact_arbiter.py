@@ -1,0 +1,97 @@
+"""Exact answers for single boxes of the benchmark scene, to settle a disagreement.
+
+When a textbook port and the library differ on a box, rational arithmetic on the floats' exact
+values says which one is right: the slab interval of the segment or ray in the box's frame, and
+the separating-axis test of a triangle and a box (its 3 axes, the triangle's normal and the 9
+edge x axis products; an axis that is zero separates nothing). Written here independently of
+both, in the plainest form, and slow: it is run on a handful of boxes only.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+__all__ = ["ray_interval", "segment_class", "triangle_overlaps"]
+
+Vector = list[Fraction]
+
+
+def exact(p: Any) -> Vector:
+    """The exact values of a float vector."""
+    return [Fraction(float(x)) for x in np.ravel(p)]
+
+
+def frame(box: tuple[Any, ...]) -> tuple[Vector, list[Vector], Vector]:
+    """``(center, axes rows, half_size)`` of one box: ``(box_min, box_max)`` or ``(center,
+    axes, half_size)``; an AABB's centre and half size are exact in rationals."""
+    if len(box) == 2:
+        lo, hi = exact(box[0]), exact(box[1])
+        unit = [[Fraction(int(i == k)) for k in range(3)] for i in range(3)]
+        return ([(a + b) / 2 for a, b in zip(lo, hi, strict=True)], unit,
+                [(b - a) / 2 for a, b in zip(lo, hi, strict=True)])
+    return exact(box[0]), [exact(row) for row in np.reshape(box[1], (3, 3))], exact(box[2])
+
+
+def dot(a: Vector, b: Vector) -> Fraction:
+    return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
+
+
+def local(box: tuple[Vector, list[Vector], Vector], p: Vector, *, point: bool = True) -> Vector:
+    """A point (or, with ``point=False``, a direction) in the box's frame."""
+    center, axes, _ = box
+    q = [a - c for a, c in zip(p, center, strict=True)] if point else p
+    return [dot(row, q) for row in axes]
+
+
+def slab_interval(o: Vector, d: Vector, h: Vector) -> tuple[Fraction, Fraction] | None:
+    """The parameters t of the line o + t d (box frame) inside [-h, h], None if it misses."""
+    if 0 in d:
+        raise ValueError("the exact arbiter needs a direction with no zero component")
+    near = [min((-hk - ok) / dk, (hk - ok) / dk) for ok, dk, hk in zip(o, d, h, strict=True)]
+    far = [max((-hk - ok) / dk, (hk - ok) / dk) for ok, dk, hk in zip(o, d, h, strict=True)]
+    return (max(near), min(far)) if max(near) <= min(far) else None
+
+
+def segment_class(box: tuple[Any, ...], start: Any, end: Any) -> int:
+    """NONE (0), INTERSECT (1) or INCLUDE (2), exactly."""
+    b = frame(box)
+    s, e = local(b, exact(start)), local(b, exact(end))
+    found = slab_interval(s, [ek - sk for sk, ek in zip(s, e, strict=True)], b[2])
+    if found is None or found[1] < 0 or found[0] > 1:
+        return 0
+    return 2 if found[0] < 0 and found[1] > 1 else 1
+
+
+def ray_interval(box: tuple[Any, ...], origin: Any, direction: Any
+                 ) -> tuple[Fraction, Fraction] | None:
+    """``(t_enter, t_exit)`` of the ray (t >= 0) and the box exactly, None on a miss."""
+    b = frame(box)
+    found = slab_interval(local(b, exact(origin)), local(b, exact(direction), point=False), b[2])
+    if found is None or found[1] < 0:
+        return None
+    return max(found[0], Fraction(0)), found[1]
+
+
+def triangle_overlaps(box: tuple[Any, ...], v0: Any, v1: Any, v2: Any) -> bool:
+    """Whether the closed triangle and the closed box share a point, exactly (separating
+    axes; the box is [-h, h] in its own frame)."""
+    b = frame(box)
+    h = b[2]
+    verts = [local(b, exact(v)) for v in (v0, v1, v2)]
+    edges = [[q - p for p, q in zip(verts[i], verts[(i + 1) % 3], strict=True)]
+             for i in range(3)]
+    units = [[Fraction(int(i == k)) for k in range(3)] for i in range(3)]
+
+    def cross(a: Vector, c: Vector) -> Vector:
+        return [a[1] * c[2] - a[2] * c[1], a[2] * c[0] - a[0] * c[2], a[0] * c[1] - a[1] * c[0]]
+
+    candidates = units + [cross(edges[0], edges[1])] + [cross(e, u) for e in edges for u in units]
+    for axis in candidates:
+        p = [dot(axis, v) for v in verts]
+        r = sum((abs(a) * hk for a, hk in zip(axis, h, strict=True)), Fraction(0))
+        if min(p) > r or max(p) < -r:
+            return False
+    return True

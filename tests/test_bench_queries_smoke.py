@@ -1,0 +1,153 @@
+"""Smoke test of the six-query benchmark: tiny sizes, every row printed, textbook ports agree.
+
+No timing is asserted; the real run is ``./benchmarks/run_queries.sh`` (see its docstring).
+"""
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `benchmarks` lives in the checkout, it is not installed
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks import bench_queries  # noqa: E402
+
+QUERIES = {
+    "aabb": ("classify_segment_aabb", "intersect_ray_aabb + argmin", "triangle_overlaps_aabb"),
+    "obb": ("classify_segment_obb, axes (N,3,3)", "intersect_ray_obb + argmin, axes (N,3,3)",
+            "triangle_overlaps_obb, axes (N,3,3)"),
+    "obb-frame": ("classify_segment_obb, one (3,3) frame",
+                  "intersect_ray_obb + argmin, one (3,3) frame",
+                  "triangle_overlaps_obb, one (3,3) frame"),
+}
+
+
+def table_rows(out: str) -> list[list[str]]:
+    """The cells of every Markdown row of the main table (header and separator left out)."""
+    lines = out.splitlines()
+    start = lines.index(bench_queries.HEADER.splitlines()[0]) + 2
+    rows = []
+    for line in lines[start:]:
+        if not line.startswith("| "):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def test_tiny_run_prints_every_row_and_the_ports_agree(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("numba", reason="the textbook rows need numba (pip install numba)")
+    status = bench_queries.main(["--sizes", "300", "--repeat", "1"])
+    out = capsys.readouterr().out
+
+    disagreements = [line for line in out.splitlines() if line.startswith("LIBRARY")]
+    assert not disagreements, (
+        "expected the library to agree with the textbook ports (or with exact arithmetic where a "
+        "port rounds differently) and its 2-thread runs with 1 thread:\n"
+        + "\n".join(disagreements))
+    assert status == 0, f"expected exit status 0, got {status}"
+    assert out.startswith("machine: "), f"expected the machine line first, got:\n{out[:200]}"
+    assert bench_queries.HEADER in out, f"expected the table header and separator in:\n{out}"
+    rows = table_rows(out)
+    threads = bench_queries.thread_setting() is not None
+    library = ["slablab, 1 thread", "slablab, 2 threads"] if threads else ["slablab"]
+    floors = ["np.add.reduce, 1 thread"] + (["np.add.reduce, 2 threads"] if threads else [])
+    expected = [(name, by) for names in QUERIES.values() for name in names
+                for by in [*library, "textbook numba"]] + [("read-once floor", by) for by in floors]
+    for dtype in ("float64", "float32"):
+        for name, by in expected:
+            matching = [r for r in rows if r[:4] == [name, by, dtype, "3e2"]]
+            count = 3 if name == "read-once floor" else 1  # one floor per box kind
+            assert len(matching) == count, (
+                f"expected {count} row(s) for {name!r} run by {by!r}, {dtype}, N = 3e2 in:\n{out}")
+            for cells in matching:
+                assert len(cells) == 11, f"expected 11 cells, got {len(cells)}: {cells}"
+                assert float(cells[4]) >= 0 and float(cells[5]) > 0, f"expected times: {cells}"
+    assert len(rows) == 2 * (len(expected) + 2 * len(floors)), (
+        f"expected no rows beyond those checked, got {len(rows)}:\n{out}")
+
+
+def test_goal_table_marks_cells_within_the_goal() -> None:
+    import io
+
+    def row(query: str, kind: str, by: str, ratio: float, threads: int | None = 1
+            ) -> bench_queries.Row:
+        runner = bench_queries.Runner(query, kind, by, lambda s: None, threads)
+        return bench_queries.Row(runner, "float64", bench_queries.GOAL_N, ratio, 1.0, 0, 0, "")
+
+    rows = [row("segment", "aabb", "slablab, 1 thread", 1.9),
+            row("segment", "aabb", "textbook numba", 9.0, None),
+            row("triangle", "obb", "slablab, 1 thread", 3.1),
+            row("ray", "obb-frame", "slablab, 1 thread", 2.9)]
+    out = io.StringIO()
+    bench_queries.print_goals(rows, out)
+    lines = {line.split(" | ")[0].strip("| "): line for line in out.getvalue().splitlines()}
+
+    assert lines["classify_segment_aabb"].endswith("| <= 2x | yes |"), (
+        f"expected 1.9x to meet the 2x goal (the textbook's 9x is no goal): {out.getvalue()}")
+    assert lines["triangle_overlaps_obb, axes (N,3,3)"].endswith("| <= 3x | no |"), (
+        f"expected 3.1x to miss the 3x goal: {out.getvalue()}")
+    assert lines["intersect_ray_obb + argmin, one (3,3) frame"].endswith("| <= 3x | yes |"), (
+        f"expected 2.9x to meet the 3x goal: {out.getvalue()}")
+
+
+def test_unknown_dtype_is_refused_with_the_option_named(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        bench_queries.main(["--dtypes", "float16"])
+    assert exit_info.value.code == 2, f"expected exit status 2, got {exit_info.value.code}"
+    err = capsys.readouterr().err
+    assert "--dtypes" in err and "float16" in err, f"expected --dtypes and float16 in: {err}"
+
+
+@pytest.mark.parametrize("query", ["segment", "ray", "triangle"])
+@pytest.mark.parametrize("kind", ["aabb", "obb", "obb-frame"])
+def test_settle_sides_with_exact_arithmetic(query: str, kind: str) -> None:
+    import numpy as np
+
+    scene = bench_queries.make_scene(40, np.float64)
+    right: Any
+    wrong: Any
+    truth = [bench_queries.exact_answer(query, scene, kind, i) for i in range(40)]
+    if query == "ray":
+        hit = np.array([t is not None for t in truth])
+        t_enter = np.array([float(t[0]) if t else np.inf for t in truth])
+        right = (hit, t_enter, t_enter, bench_queries.nearest(hit, t_enter))
+        flipped = hit.copy()
+        flipped[7] = not flipped[7]
+        wrong = (flipped, t_enter, t_enter, right[3])
+    else:
+        right = np.array(truth, dtype=np.int8 if query == "segment" else bool)
+        wrong = right.copy()
+        wrong[7] = (wrong[7] + 1) % 3 if query == "segment" else not wrong[7]
+
+    note, problem = bench_queries.settle(query, scene, kind, right, wrong)
+    assert problem is None and note and "#[7]" in note, (
+        f"expected box 7 put down to the port when the library is exact: {note!r}, {problem!r}")
+    note, problem = bench_queries.settle(query, scene, kind, wrong, right)
+    assert note is None and problem and "[7]" in problem, (
+        f"expected box 7 reported as the library's error: {note!r}, {problem!r}")
+    assert bench_queries.settle(query, scene, kind, right, right) == (None, None), (
+        "expected nothing to say when the results agree")
+
+
+def test_exact_arbiter_on_boxes_with_known_answers() -> None:
+    from benchmarks import exact_arbiter as arbiter
+
+    box = ([0.0, 0.0, 0.0], [1.0, 1.0, 1.0])
+    assert arbiter.segment_class(box, [0.5, 0.5, 0.5], [0.7, 0.6, 0.55]) == 2, "inside: INCLUDE"
+    assert arbiter.segment_class(box, [-1, 0.5, 0.5], [0.0, 0.6, 0.55]) == 1, "ends on a face"
+    assert arbiter.segment_class(box, [-1, 0.5, 0.5], [-0.1, 0.6, 0.55]) == 0, "short of it"
+    assert arbiter.ray_interval(box, [-1, 0.5, 0.5], [2, 0.1, 0.1]) == (0.5, 1), "t in units of d"
+    assert arbiter.ray_interval(box, [2, 0.5, 0.5], [1, 0.1, 0.1]) is None, "behind the origin"
+    touching = ([1, 1, 1], [2, 1, 3], [2, 3, 1])  # touches the box at its corner (1, 1, 1)
+    assert arbiter.triangle_overlaps(box, *touching), "touching at a corner counts"
+    assert not arbiter.triangle_overlaps(box, *([c + 1e-9 for c in v] for v in touching)), (
+        "moved off the corner: separated")
+    # found by search: only edge v2-v0 x the y axis separates this triangle from the box
+    only_edge_axis = ([0.0, 0.25, 1.5], [0.25, 0.75, 2.0], [2.0, 1.25, 0.75])
+    assert not arbiter.triangle_overlaps(box, *only_edge_axis), (
+        "separated by an edge x axis product only")
