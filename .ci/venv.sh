@@ -1,12 +1,15 @@
-# Sourced by the project's entry scripts (app/run.sh, tests/run.sh, benchmarks/run.sh):
-# makes sure ./.venv exists and holds this checkout installed with its test extras.
-# The install is redone only when pyproject.toml changes (its hash is stamped in the venv).
+# Sourced by the project's entry scripts (app/run.sh, tests/run.sh, benchmarks/*.sh): makes sure
+# ./.venv exists and holds this checkout installed (editable) with the extras the caller names in
+# SLABLAB_EXTRAS before sourcing: "app" for the demo, "test" (the default, a superset) for the
+# suite and the benchmarks. The install is redone only when pyproject.toml changes or more extras
+# are wanted (the hash and extras are stamped in the venv).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
 PY="$VENV/bin/python"
 STAMP="$VENV/.slablab-installed"
-want="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
+EXTRAS="${SLABLAB_EXTRAS:-test}"
+hash="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
 
 if [ ! -x "$PY" ]; then
     if ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
@@ -21,8 +24,10 @@ if [ ! -x "$PY" ]; then
     echo "slablab: creating $VENV (first run only)" >&2
     python3 -m venv "$VENV"
 fi
-if [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
-    echo "slablab: installing slablab and its dependencies into .venv (first run only)" >&2
-    "$PY" -m pip install --quiet --disable-pip-version-check -e "$ROOT[test]"
-    echo "$want" > "$STAMP"
+have="$(cat "$STAMP" 2>/dev/null || true)"
+# the test extras include the app's: a venv installed for the tests serves the demo too
+if [ "$have" != "$hash test" ] && [ "$have" != "$hash $EXTRAS" ]; then
+    echo "slablab: installing slablab[$EXTRAS] and its dependencies into .venv (first run only)" >&2
+    "$PY" -m pip install --quiet --disable-pip-version-check -e "$ROOT[$EXTRAS]"
+    echo "$hash $EXTRAS" > "$STAMP"
 fi

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-SCENES_DIR = Path(__file__).resolve().parent.parent / "assets" / "scenes"
+from app.resources import SCENES_DIR
 
 
 #: the segment of a scene file that has no "segment": along x at height 0.5, 6 units long

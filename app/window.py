@@ -23,11 +23,11 @@ from app.headless_window import HeadlessWindow
 from app.images import save_image, save_new_image
 from app.lesson import step_lesson
 from app.presets import number_key_scene, random_scene
+from app.resources import SHADERS_DIR
 from app.scene import Boxes, Scene, resolve_scene
 from app.state import DemoState
 from app.view import SceneView
 
-SHADERS_DIR = Path(__file__).resolve().parent.parent / "shaders"
 HANDLE_RADIUS_PX = 14.0  # how close (pixels) a click must be to grab a handle
 BODY_RADIUS_PX = 8.0  # ... or the segment's body
 CLICK_SLOP_PX = 4.0  # a press+release that moved less than this is a click

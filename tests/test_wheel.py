@@ -1,0 +1,92 @@
+"""The wheel a user installs: the core library alone, and the demo with its [app] extras.
+
+Builds the wheel from this checkout, installs it (without dependencies) into two fresh venvs
+whose only other packages are links to what the suite's venv already holds -- numpy and numba
+for the core, everything for the app -- so nothing is downloaded, and runs it from another
+directory: only what the wheel carries can be found there.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import sysconfig
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = Path(sysconfig.get_paths()["purelib"])  # the suite venv's site-packages
+CORE = ("numpy", "numba", "llvmlite")  # the core install's dependencies and theirs
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                    "--no-build-isolation", "--wheel-dir", str(out), str(ROOT)], check=True)
+    (path,) = out.glob("slablab-*.whl")
+    return path
+
+
+def _venv_with(tmp: Path, wheel: Path, linked: list[Path]) -> Path:
+    """A fresh venv holding the wheel, and ``linked`` (paths in the suite's site-packages)
+    through a folder of symlinks named in a .pth file; returns its python."""
+    env = tmp / "venv"
+    venv.create(env, with_pip=False)
+    python = env / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
+                    "--no-deps", "--disable-pip-version-check", str(wheel)], check=True)
+    deps = tmp / "deps"
+    deps.mkdir()
+    for path in linked:
+        (deps / path.name).symlink_to(path)
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
+                           "['purelib'])"], check=True, capture_output=True, text=True)
+    Path(site.stdout.strip(), "suite_deps.pth").write_text(f"{deps}\n")
+    return python
+
+
+def test_wheel_carries_the_demo_files_and_no_tests(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "app/shaders/boxes.glsl" in names, "the wheel must carry the GLSL programs"
+    assert "app/assets/scenes/blog.json" in names, "the wheel must carry the scene presets"
+    assert "geometry/__init__.py" in names
+    assert not [n for n in names if n.startswith(("tests/", "benchmarks/"))], names
+
+
+def test_core_wheel_needs_no_opengl(wheel, tmp_path):
+    metadata = next(n for n in zipfile.ZipFile(wheel).namelist() if n.endswith("/METADATA"))
+    requires = [line.split(":", 1)[1].strip() for line in
+                zipfile.ZipFile(wheel).read(metadata).decode().splitlines()
+                if line.startswith("Requires-Dist:") and "extra ==" not in line]
+    assert sorted(r.split(">")[0].split("=")[0].strip().lower() for r in requires) == \
+        ["numba", "numpy"], f"the core install must need numpy and numba only, got {requires}"
+    linked = [p for p in SITE.iterdir() if p.name.split("-")[0].lower() in CORE]
+    python = _venv_with(tmp_path, wheel, linked)
+    code = ("import importlib.util, sys, geometry\n"
+            "assert geometry.classify_segment_aabb([-1, .5, .5], [2, .5, .5], [0] * 3, [1] * 3) == 1\n"
+            "assert not [m for m in sys.modules if m.startswith(('moderngl', 'pyglet', 'glm'))]\n"
+            "assert importlib.util.find_spec('moderngl') is None\n"
+            "print(geometry.__file__)")
+    run = subprocess.run([str(python), "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(str(tmp_path / "venv")), run.stdout
+
+
+def test_app_wheel_renders_from_another_directory(wheel, tmp_path):
+    linked = [p for p in SITE.iterdir() if not p.name.startswith(("slablab", "_slablab",
+                                                                   "__editable__", "app", "geometry"))
+              and p.suffix != ".pth"]
+    python = _venv_with(tmp_path, wheel, linked)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    run = subprocess.run([str(python.parent / "slablab"), "--headless", "--scene", "blog",
+                          "--size", "320x180", "--screenshot", "x.png"],
+                         cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert (elsewhere / "x.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
