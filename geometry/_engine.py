@@ -48,15 +48,16 @@ import inspect
 import math
 import os
 import threading
-from typing import Any, Callable, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ._tolerances import ORTHONORMAL_ATOL
 
 __all__ = [
-    "AXES", "BOOL", "Kind", "BOX_MAX", "BOX_MIN", "CLASS", "DIRECTION", "POINT", "T", "T_MAX", "T_MIN",
-    "Query", "get_jit", "get_num_threads", "set_jit", "set_num_threads",
+    "AXES", "BOOL", "BOX_MAX", "BOX_MIN", "CLASS", "DIRECTION", "POINT", "T", "T_MAX", "T_MIN",
+    "Kind", "Query", "get_jit", "get_num_threads", "set_jit", "set_num_threads",
 ]
 
 
@@ -257,7 +258,7 @@ class Query:
         want = [_OUT_DTYPES.get(kind, dtype) for kind in self.outputs]
         if out is None:
             return [np.empty(lead, dtype=d) for d in want]
-        outs = [out] if len(self.outputs) == 1 and isinstance(out, np.ndarray) else list(out)
+        outs = [out] if len(self.outputs) == 1 else list(out)
         if len(outs) != len(want):
             raise ValueError(f"out must hold {len(want)} arrays, got {len(outs)}")
         for k, (o, d) in enumerate(zip(outs, want)):
@@ -529,7 +530,8 @@ def _compile(filter: Callable[..., tuple], kinds: Sequence[Kind], singles: tuple
     outs = [f"o{j}" for j in range(n_out)]
     digest = hashlib.sha1(inspect.getsource(filter).encode()).hexdigest()[:12]
     pattern = "".join("s" if s else "a" for s in singles)
-    name = f"_loop_{filter.__module__.rsplit('.', 1)[-1]}_{pattern}_{'p' if parallel else 's'}_{digest}"
+    module = filter.__module__.rsplit(".", 1)[-1]
+    name = f"_loop_{module}_{pattern}_{'p' if parallel else 's'}_{digest}"
     body = "\n".join(f"        {o}[i] = r[{j}]" for j, o in enumerate(outs))
     source = (
         f"def {name}({', '.join(params + outs)}, doubt):\n"

@@ -31,19 +31,6 @@ SLAB_ABSOLUTE = 2.0**-1070
 RECIPROCAL_MIN = 2.0**-1021
 RECIPROCAL_MAX = 2.0**1021
 
-#: Segment vs box: ``|exit - entry|`` at most this is a near-tie. A slab quotient takes three
-#: roundings (two subtractions, a division), so exit - entry errs by at most 12 units of
-#: rounding where the two can decide a hit (both within [-2, 2]): 2**-49.4 in float64,
-#: 2**-20.4 in float32. The bands are 10x and 5x that.
-SEGMENT_NEAR_TIE = {np.float64: 2.0**-46, np.float32: 2.0**-18}
-
-#: Ray vs box: ``|t_exit - t_enter|`` at most this times ``|t_enter| + |t_exit|`` (plus
-#: UNDERFLOW_SLACK) is a near-tie. A quotient takes two roundings, so the difference errs by at
-#: most 2 units of rounding times that sum (2**-52 in float64, 2**-23 in float32); 8x that.
-#: The kernel tests the superset ``|gap| <= 3 * RAY_NEAR_TIE * |t_exit|`` (see ray_box), which
-#: needs one absolute value instead of two.
-RAY_NEAR_TIE = {np.float64: 2.0**-49, np.float32: 2.0**-20}
-
 #: Absolute slack for quantities that may have underflowed into subnormals, whose rounding
 #: error is absolute (2**-1074 in float64, 2**-149 in float32), not relative.
 UNDERFLOW_SLACK = {np.float64: 2.0**-1000, np.float32: 2.0**-120}

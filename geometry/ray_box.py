@@ -9,13 +9,13 @@ range with the three slabs' parameter intervals (Kay & Kajiya 1986; Williams et 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Optional, Sequence, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._engine import BOOL, BOX_MAX, BOX_MIN, DIRECTION, POINT, T, T_MAX, T_MIN, Query
+from ._engine import BOOL, BOX_MAX, BOX_MIN, DIRECTION, POINT, T_MAX, T_MIN, Query, T
 from ._exact import scaled
 from ._tolerances import RECIPROCAL_MAX, SLAB_ABSOLUTE, SLAB_RELATIVE
 from ._validate import as_finite_points, as_scalars, check_nonzero_direction
@@ -78,7 +78,7 @@ def _filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, lx
 
 def _exact(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, lx: float,
            ly: float, lz: float, hx: float, hy: float, hz: float, t_min: float,
-           t_max: float) -> tuple[bool, Union[Fraction, float], Union[Fraction, float]]:
+           t_max: float) -> tuple[bool, Fraction | float, Fraction | float]:
     """``(hit, t_enter, t_exit)`` of one ray against one box, exactly: t values as Fractions,
     +inf on a miss (any finite floats; the empty-box infinities and infinite t bounds allowed).
     Per axis the slab's parameter interval is a ratio of exact integers (``_exact.scaled``)."""
@@ -122,7 +122,7 @@ def intersect_ray_aabb(
     t_min: ArrayLike = 0.0,
     t_max: ArrayLike = _INF,
     *,
-    out: Optional[Sequence[np.ndarray]] = None,
+    out: Sequence[np.ndarray] | None = None,
 ) -> RayHit:
     """Intersect each ray with each closed box: ``(hit, t_enter, t_exit)``.
 

@@ -8,8 +8,6 @@ certified error bound (``_tolerances.SLAB_RELATIVE``), ``_exact`` in integers fo
 
 from __future__ import annotations
 
-from typing import Optional, Union
-
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -108,8 +106,8 @@ _CLASSES = tuple(IntersectionType)
 
 def classify_segment_aabb(
     start: ArrayLike, end: ArrayLike, box_min: ArrayLike, box_max: ArrayLike, *,
-    out: Optional[np.ndarray] = None,
-) -> Union[IntersectionType, np.ndarray]:
+    out: np.ndarray | None = None,
+) -> IntersectionType | np.ndarray:
     """Classify each box against the segment: NONE, INTERSECT or INCLUDE.
 
     The segment is ``{start + t (end - start) : 0 <= t <= 1}`` and the box the closed set

@@ -8,12 +8,12 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import exact_reference as ref
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import exact_reference as ref
 from geometry import classify_segment_aabb, intersect_ray_aabb
 
 pytestmark = pytest.mark.usefixtures("each_backend")
