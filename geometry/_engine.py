@@ -45,11 +45,12 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import itertools
 import math
 import os
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Union
 
 import numpy as np
 
@@ -59,6 +60,11 @@ __all__ = [
     "AXES", "BOOL", "BOX_MAX", "BOX_MIN", "CLASS", "DIRECTION", "POINT", "T", "T_MAX", "T_MIN",
     "Kind", "Query", "get_jit", "get_num_threads", "set_jit", "set_num_threads",
 ]
+
+
+#: A per-item argument as the loops take it: Python floats shared by every item, or a flat
+#: read-only array of ``width`` values per item.
+Column = Union[tuple[float, ...], np.ndarray]  # noqa: UP007 - a runtime alias
 
 
 class Kind(NamedTuple):
@@ -122,7 +128,7 @@ def get_num_threads() -> int:
 class Query:
     """One query: its filter and exact pass, its arguments and outputs (module docstring)."""
 
-    def __init__(self, filter: Callable[..., tuple], exact: Callable[..., Any],
+    def __init__(self, filter: Callable[..., tuple[Any, ...]], exact: Callable[..., Any],
                  args: Sequence[tuple[str, Kind]], outputs: Sequence[str]) -> None:
         self.filter = filter
         self.exact = exact
@@ -130,13 +136,13 @@ class Query:
         self.kinds = tuple(kind for _, kind in args)
         self.outputs = tuple(outputs)
         self._axes = AXES in self.kinds
-        self._loops: dict = {}
+        self._loops: dict[tuple[tuple[bool, ...], bool], Callable[..., int]] = {}
         self._lock = threading.Lock()
 
     # -- the call -------------------------------------------------------------------------------
     def __call__(self, *values: Any, out: Any = None) -> Any:
         if out is None:
-            flat: list = []
+            flat: list[float] = []
             all32 = True
             for value, kind in zip(values, self.kinds):
                 t = type(value)
@@ -173,7 +179,7 @@ class Query:
                 return self._one(flat, values, all32)
         return self._many(values, out)
 
-    def _one(self, flat: list, values: tuple, all32: bool) -> Any:
+    def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
         if self._axes:
             _check_axes_one(self.kinds, flat, self.names)
@@ -192,7 +198,7 @@ class Query:
                            for a, kind in zip(answer, self.outputs))
         return answer[0] if len(self.outputs) == 1 else answer
 
-    def _many(self, values: tuple, out: Any) -> Any:
+    def _many(self, values: tuple[Any, ...], out: Any) -> Any:
         arrays = [_as_array(name, value, kind) for name, value, kind
                   in zip(self.names, values, self.kinds)]
         lead = _broadcast(self.names, arrays, self.kinds)
@@ -206,7 +212,7 @@ class Query:
         outs = self._outputs(lead, dtype, out)
         flat_outs = [o.reshape(-1) for o in outs]
         doubt = np.empty(m, dtype=np.bool_)
-        columns = []
+        columns: list[Column] = []
         leading = True  # shared arguments before the first per-item one
         for a, kind in zip(arrays, self.kinds):
             shared = a.size == kind.width
@@ -234,7 +240,8 @@ class Query:
         shaped = [o.reshape(lead) for o in flat_outs]
         return shaped[0] if len(shaped) == 1 else tuple(shaped)
 
-    def _settle(self, idx: np.ndarray, columns: list, arrays: list, outs: list) -> None:
+    def _settle(self, idx: np.ndarray, columns: list[Column], arrays: list[np.ndarray],
+                outs: list[np.ndarray]) -> None:
         """The doubtful items ``idx``: checked (a bad value raises), then decided exactly."""
         parts = []
         for c, kind in zip(columns, self.kinds):
@@ -248,13 +255,13 @@ class Query:
         if len(outs) == 1:
             outs[0][idx] = answers
             return
-        for k, (o, kind) in enumerate(zip(outs, self.outputs)):
+        for k, (o, output) in enumerate(zip(outs, self.outputs)):
             column = [a[k] for a in answers]
-            if kind == T:
-                column = [_rounded(x, kind, np.float64) for x in column]
+            if output == T:
+                column = [_rounded(x, output, np.float64) for x in column]
             o[idx] = column  # a float64 t is rounded once more into float32 here
 
-    def _outputs(self, lead: tuple, dtype: type, out: Any) -> list[np.ndarray]:
+    def _outputs(self, lead: tuple[int, ...], dtype: type, out: Any) -> list[np.ndarray]:
         want = [_OUT_DTYPES.get(kind, dtype) for kind in self.outputs]
         if out is None:
             return [np.empty(lead, dtype=d) for d in want]
@@ -273,7 +280,7 @@ class Query:
         return outs
 
     # -- values ---------------------------------------------------------------------------------
-    def _valid(self, flat: list) -> bool:
+    def _valid(self, flat: list[float]) -> bool:
         """Whether one item's scalars are valid values (run on doubtful items only)."""
         k = 0
         for kind in self.kinds:
@@ -285,7 +292,7 @@ class Query:
                 return False
         return True
 
-    def _raise_invalid(self, values: tuple) -> None:
+    def _raise_invalid(self, values: tuple[Any, ...]) -> None:
         """Raise the ``ValueError`` for the first bad value, in argument order."""
         for name, value, kind in zip(self.names, values, self.kinds):
             a = np.asarray(value, dtype=np.float64)
@@ -321,7 +328,7 @@ class Query:
         if parallel:
             import numba
 
-            numba.set_num_threads(min(_threads, numba.config.NUMBA_NUM_THREADS))
+            numba.set_num_threads(min(_threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
         return loop
 
 
@@ -339,13 +346,14 @@ def _values_ok(part: np.ndarray, kind: Kind) -> np.ndarray:
             ok = ~np.isnan(part) & (part != -_INF)
         else:
             ok = np.isfinite(part)
-    ok = ok.all(axis=1)
+    rows: np.ndarray = ok.all(axis=1)
     if kind is DIRECTION:
-        ok &= (part != 0).any(axis=1)
-    return ok
+        rows &= (part != 0).any(axis=1)
+    return rows
 
 
-def _compute_dtype(values: tuple, arrays: list, kinds: Sequence[Kind]) -> type:
+def _compute_dtype(values: tuple[Any, ...], arrays: list[np.ndarray],
+                   kinds: Sequence[Kind]) -> type:
     """float32 when every array argument is float32 (a Python number t bound does not count)."""
     for value, a, kind in zip(values, arrays, kinds):
         if kind.width == 1 and not isinstance(value, (np.ndarray, np.generic)):
@@ -355,7 +363,7 @@ def _compute_dtype(values: tuple, arrays: list, kinds: Sequence[Kind]) -> type:
     return np.float32
 
 
-def _check_axes_one(kinds: Sequence[Kind], flat: list, names: Sequence[str]) -> None:
+def _check_axes_one(kinds: Sequence[Kind], flat: list[float], names: Sequence[str]) -> None:
     """One item's AXES arguments: finite, rows orthonormal (Python floats, no arrays)."""
     k = 0
     for name, kind in zip(names, kinds):
@@ -453,7 +461,8 @@ def _exact_floats(name: str, a: np.ndarray) -> np.ndarray:
     return out
 
 
-def _broadcast(names: Sequence[str], arrays: list, kinds: Sequence[Kind]) -> tuple[int, ...]:
+def _broadcast(names: Sequence[str], arrays: list[np.ndarray],
+               kinds: Sequence[Kind]) -> tuple[int, ...]:
     leads = [a.shape[:a.ndim - k.item_dims] for a, k in zip(arrays, kinds)]
     try:
         return tuple(np.broadcast_shapes(*leads))
@@ -478,8 +487,8 @@ def _check_orthonormal(name: str, axes: np.ndarray) -> None:
                          f"{ORTHONORMAL_ATOL:g}, got rows off by {float(np.max(error)):.3g}{where}")
 
 
-def _loop_args(columns: list) -> list:
-    args: list = []
+def _loop_args(columns: list[Column]) -> list[Any]:
+    args: list[Any] = []
     for c in columns:
         if isinstance(c, tuple):
             args += c
@@ -488,26 +497,24 @@ def _loop_args(columns: list) -> list:
     return args
 
 
-def _interpreted(filter: Callable[..., tuple], columns: list, kinds: Sequence[Kind], m: int,
-                 outs: list, doubt: np.ndarray) -> int:
-    """The filter over every item in CPython, on Python floats (set_jit(False))."""
-    import itertools
-
+def _interpreted(filter: Callable[..., tuple[Any, ...]], columns: list[Column],
+                 kinds: Sequence[Kind], m: int, outs: list[np.ndarray], doubt: np.ndarray) -> int:
+    """The filter over every item in CPython, on Python floats (set_jit(False)); returns the
+    number of doubtful items."""
     streams = [itertools.repeat(c, m) if isinstance(c, tuple)
                else c.reshape(-1, k.width).astype(np.float64).tolist()
                for c, k in zip(columns, kinds)]
     chain = itertools.chain.from_iterable
     results = [filter(*chain(parts)) for parts in zip(*streams)]
-    count = 0
     for k, o in enumerate(outs):
-        o[...] = [r[k] for r in results]
+        o[...] = [r[k] for r in results]  # rounded into the output dtype as numba does
     flags = [r[-1] for r in results]
     doubt[...] = flags
-    count = sum(flags)
-    return count
+    return sum(flags)
 
 
-def _compile(filter: Callable[..., tuple], kinds: Sequence[Kind], singles: tuple[bool, ...],
+def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
+             singles: tuple[bool, ...],
              n_out: int, parallel: bool) -> Callable[..., int]:
     """A numba loop of ``filter`` over items, for one pattern of shared / per-item arguments.
 
@@ -543,13 +550,16 @@ def _compile(filter: Callable[..., tuple], kinds: Sequence[Kind], singles: tuple
         f"        count += r[{n_out}]\n"
         f"    return count\n"
     )
-    options = dict(nogil=True, boundscheck=False, error_model="numpy", parallel=parallel)
-    namespace = {"kernel": numba.njit(inline="always", error_model="numpy")(filter),
+    namespace: dict[str, Any] = {"kernel": numba.njit(inline="always", error_model="numpy")(filter),
                  "float64": np.float64, "prange": numba.prange, "__name__": __name__}
     # compiled as if written in this file, so numba's cache can locate and stamp it
     exec(compile(source, __file__, "exec"), namespace)
+    loop: Callable[..., int]
     try:
-        return numba.njit(cache=True, **options)(namespace[name])
+        loop = numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy",
+                          parallel=parallel)(namespace[name])
     except RuntimeError:  # no writable cache location (a read-only install): no cache
-        return numba.njit(**options)(namespace[name])
+        loop = numba.njit(nogil=True, boundscheck=False, error_model="numpy",
+                          parallel=parallel)(namespace[name])
+    return loop
 

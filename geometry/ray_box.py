@@ -169,7 +169,8 @@ def intersect_ray_aabb(
     return RayHit._make(_QUERY(origin, direction, box_min, box_max, t_min, t_max, out=out))
 
 
-def ray_arguments(origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike, t_max: ArrayLike):
+def ray_arguments(origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike,
+                  t_max: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Validated ray arguments as float arrays, for ``obb.py`` (until it runs on the engine)."""
     origin = as_finite_points("origin", origin)
     direction = as_finite_points("direction", direction)
