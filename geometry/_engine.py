@@ -58,7 +58,7 @@ from ._tolerances import ORTHONORMAL_ATOL
 
 __all__ = [
     "AXES", "BOOL", "BOX_MAX", "BOX_MIN", "CLASS", "DIRECTION", "POINT", "T", "T_MAX", "T_MIN",
-    "Kind", "Query", "get_jit", "get_num_threads", "set_jit", "set_num_threads",
+    "Kind", "Query", "as_float_array", "get_jit", "get_num_threads", "set_jit", "set_num_threads",
 ]
 
 
@@ -417,8 +417,9 @@ def _rounded(value: Any, kind: str, dtype: type) -> Any:
     return float(np.float32(x)) if dtype == np.float32 else x
 
 
-def _as_array(name: str, value: Any, kind: Kind) -> np.ndarray:
-    """``value`` as a float array of ``kind``'s item shape; exact ints and extended floats only."""
+def as_float_array(name: str, value: Any) -> np.ndarray:
+    """``value`` as a float32 or float64 array (float input uncopied), refusing integers and
+    extended floats that float64 would round: a ``ValueError`` naming the argument."""
     try:
         a = np.asarray(value)
     except (TypeError, ValueError) as exc:
@@ -429,13 +430,19 @@ def _as_array(name: str, value: Any, kind: Kind) -> np.ndarray:
         a = a.astype(np.float64)
         if not ((a == wide) | np.isnan(wide) | np.isinf(wide)).all():
             raise ValueError(f"{name} holds values float64 cannot represent exactly "
-                             f"({a.dtype} input); round them to float64 first")
+                             f"({wide.dtype} input); round them to float64 first")
     elif a.dtype.kind in "iuO":
         a = _exact_floats(name, a)
     elif a.dtype.kind == "b" or (a.dtype.kind == "f" and a.dtype.itemsize < 4):
         a = a.astype(np.float64)
     elif a.dtype.kind != "f":
         raise ValueError(f"{name} must be an array of numbers, got dtype {a.dtype}")
+    return a
+
+
+def _as_array(name: str, value: Any, kind: Kind) -> np.ndarray:
+    """``value`` as a float array of ``kind``'s item shape (:func:`as_float_array`)."""
+    a = as_float_array(name, value)
     if kind.item_dims == 1 and (a.ndim == 0 or a.shape[-1] != 3):
         raise ValueError(f"{name} must have shape (3,) or (N, 3), got {a.shape}")
     if kind.item_dims == 2 and (a.ndim < 2 or a.shape[-2:] != (3, 3)):

@@ -120,3 +120,11 @@ def test_every_value_type_is_immutable_and_compares_by_value():
             getattr(value, field)[0] = 5.0  # a read-only array
         twin = eval(repr(value), {name: type(value), "inf": np.inf})  # noqa: S307 - our repr
         assert twin == value and hash(twin) == hash(value), f"{name}: equal by value, {value!r}"
+
+
+def test_values_refuse_integers_float64_would_round():
+    with pytest.raises(ValueError, match="start"):
+        Segment([2**53 + 1, 0, 0], [0, 0, 0])
+    with pytest.raises(ValueError, match="max"):
+        AABB([0, 0, 0], [1, 2**60 + 1, 1])
+    assert Segment([2**60, 0, 0], [0, 0, 0]).start[0] == 2.0**60, "float64 holds 2**60"
