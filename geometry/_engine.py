@@ -527,8 +527,8 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
 
     The source is generated (one parameter per shared scalar, one flat array per per-item
     argument, indexed with its constant width so that LLVM sees interleaved loads) and compiled
-    with the filter inlined. Its name carries a hash of the filter's source: numba's cache
-    would not notice a changed callee otherwise.
+    with the filter inlined. Its name carries a hash of the filter's source and of the constants
+    it reads: numba's cache would not notice a changed callee otherwise.
     """
     import numba
 
@@ -542,7 +542,11 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
             params.append(f"a{k}")
             loads += [f"float64(a{k}[{kind.width} * i + {j}])" for j in range(kind.width)]
     outs = [f"o{j}" for j in range(n_out)]
-    digest = hashlib.sha1(inspect.getsource(filter).encode()).hexdigest()[:12]
+    # the filter's source and the constants it reads (numba freezes them into the machine code)
+    constants = {n: filter.__globals__[n] for n in filter.__code__.co_names
+                 if isinstance(filter.__globals__.get(n), (int, float))}
+    digest = hashlib.sha1((inspect.getsource(filter) + repr(sorted(constants.items())))
+                          .encode()).hexdigest()[:12]
     pattern = "".join("s" if s else "a" for s in singles)
     module = filter.__module__.rsplit(".", 1)[-1]
     name = f"_loop_{module}_{pattern}_{'p' if parallel else 's'}_{digest}"
