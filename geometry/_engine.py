@@ -166,7 +166,7 @@ class Query:
                         all32 = False
                     elif value.dtype != np.float32:
                         break
-                    flat += value.ravel().tolist()
+                    flat += value.tolist() if kind.item_dims == 1 else value.ravel().tolist()
                     continue
                 if (t is tuple or t is list) and len(value) == 3 and kind.item_dims == 1:
                     x, y, z = value
