@@ -296,7 +296,7 @@ class Query:
         """Raise the ``ValueError`` for the first bad value, in argument order."""
         for name, value, kind in zip(self.names, values, self.kinds):
             a = np.asarray(value, dtype=np.float64)
-            ok = np.vectorize(lambda x, kind=kind: _value_ok(float(x), kind), otypes=[bool])(a)
+            ok = _elements_ok(a, kind)
             if not ok.all():
                 index = tuple(int(i) for i in np.argwhere(~ok)[0])
                 raise ValueError(f"{name} must {_expected(kind)}, got {a[index]} at index {index}")
@@ -333,20 +333,26 @@ class Query:
 
 
 # --- helpers -------------------------------------------------------------------------------
-def _values_ok(part: np.ndarray, kind: Kind) -> np.ndarray:
-    """Per row of ``part`` (k, width), whether its values are valid for ``kind``."""
+def _elements_ok(a: np.ndarray, kind: Kind) -> np.ndarray:
+    """Per element of ``a``, whether it is a valid value for ``kind`` (:func:`_value_ok`)."""
+    ok: np.ndarray
     with np.errstate(invalid="ignore"):
         if kind is BOX_MIN:
-            ok = np.isfinite(part) | (part == _INF)
+            ok = np.isfinite(a) | (a == _INF)
         elif kind is BOX_MAX:
-            ok = np.isfinite(part) | (part == -_INF)
+            ok = np.isfinite(a) | (a == -_INF)
         elif kind is T_MIN:
-            ok = ~np.isnan(part) & (part != _INF)
+            ok = ~np.isnan(a) & (a != _INF)
         elif kind is T_MAX:
-            ok = ~np.isnan(part) & (part != -_INF)
+            ok = ~np.isnan(a) & (a != -_INF)
         else:
-            ok = np.isfinite(part)
-    rows: np.ndarray = ok.all(axis=1)
+            ok = np.isfinite(a)
+    return ok
+
+
+def _values_ok(part: np.ndarray, kind: Kind) -> np.ndarray:
+    """Per row of ``part`` (k, width), whether its values are valid for ``kind``."""
+    rows = np.asarray(_elements_ok(part, kind).all(axis=1))
     if kind is DIRECTION:
         rows &= (part != 0).any(axis=1)
     return rows
