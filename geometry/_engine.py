@@ -38,7 +38,8 @@ and wires them to the engine once::
   Returns one (lead,) array per output, or the caller's ``out`` arrays filled in.
 
 Outputs are float32 (``T``) only when every array argument is float32; data are widened to
-float64 before the filter sees them. Exact t values are rounded once into the output dtype.
+float64 before the filter sees them. Exact t values are rounded to nearest float64, and from
+there to float32 for a float32 output (within one float32 ulp of the exact value).
 """
 
 from __future__ import annotations
