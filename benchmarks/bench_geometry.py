@@ -40,7 +40,6 @@ import pyrr
 from pyrr.geometric_tests import ray_intersect_aabb
 
 import geometry
-from geometry import _output_pool
 
 SEED = 20240531
 DEFAULT_SIZES = (10**4, 10**5, 10**6, 10**7)
@@ -201,6 +200,58 @@ def pyrr_nearest_ray_hit(s: Scene, boxes: list[np.ndarray]) -> int:
     return best
 
 
+# --- one item -------------------------------------------------------------------------------
+
+def one_item_cases() -> list[tuple[str, Callable[[], object]]]:
+    """pyrr's ``ray_intersect_aabb`` and the six queries, each on one item ((3,) float64
+    arrays, as a caller holding one segment, ray or triangle and one box writes it)."""
+    lo, hi = np.array([0.0, 0.0, 0.0]), np.array([1.0, 1.0, 1.0])
+    start, end = np.array([0.25, 0.5, -1.0]), np.array([0.75, 0.5, 2.0])
+    origin, direction = np.array([0.25, 0.5, -1.0]), np.array([0.1, 0.0, 1.0])
+    v0, v1, v2 = np.array([0.2, 0.3, -0.5]), np.array([0.9, 0.4, 1.5]), np.array([0.4, 1.2, 0.5])
+    center, axes, half = np.array([0.5, 0.5, 0.5]), np.eye(3), np.array([0.5, 0.5, 0.5])
+    ray, box = np.array([origin, direction]), np.array([lo, hi])
+    return [
+        ("pyrr ray_intersect_aabb", lambda: ray_intersect_aabb(ray, box)),
+        ("classify_segment_aabb", lambda: geometry.classify_segment_aabb(start, end, lo, hi)),
+        ("intersect_ray_aabb", lambda: geometry.intersect_ray_aabb(origin, direction, lo, hi)),
+        ("triangle_overlaps_aabb", lambda: geometry.triangle_overlaps_aabb(v0, v1, v2, lo, hi)),
+        ("classify_segment_obb",
+         lambda: geometry.classify_segment_obb(start, end, center, axes, half)),
+        ("intersect_ray_obb",
+         lambda: geometry.intersect_ray_obb(origin, direction, center, axes, half)),
+        ("triangle_overlaps_obb",
+         lambda: geometry.triangle_overlaps_obb(v0, v1, v2, center, axes, half)),
+    ]
+
+
+ONE_ITEM_HEADER = "| one item | us per call | x pyrr |\n|---|--:|--:|"
+
+
+def one_item_table(rounds: int = 7, calls: int = 2000, out: TextIO | None = None) -> dict:
+    """Microseconds per one-item call, measured round-robin (pyrr and the six queries take
+    turns, ``rounds`` times ``calls`` calls each) so that load hits them alike; the median
+    round of each, and its ratio to pyrr's. Prints the table; returns {name: us}."""
+    out = out or sys.stdout
+    cases = one_item_cases()
+    for _, call in cases:  # warm up (imports, first-call work)
+        call()
+    runs: dict[str, list[float]] = {name: [] for name, _ in cases}
+    for _ in range(rounds):
+        for name, call in cases:
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                call()
+            runs[name].append((time.perf_counter() - t0) / calls * 1e6)
+    us = {name: statistics.median(r) for name, r in runs.items()}
+    pyrr_us = us[cases[0][0]]
+    print(ONE_ITEM_HEADER, file=out)
+    for name, value in us.items():
+        print(f"| {name} | {value:.2f} | {value / pyrr_us:.2f} |", file=out)
+    print(file=out, flush=True)
+    return us
+
+
 # --- measuring ------------------------------------------------------------------------------
 
 def median_seconds(call: Callable[[], object], repeat: int) -> float:
@@ -216,9 +267,6 @@ def median_seconds(call: Callable[[], object], repeat: int) -> float:
 def peak_extra_bytes(call: Callable[[], object]) -> tuple[int, object]:
     """Peak memory allocated during one call (tracemalloc), and the call's result."""
     gc.collect()
-    # Outputs of earlier calls wait in the library's pool for reuse; emptied, so that this
-    # call's outputs are counted as the fresh allocation a first call makes.
-    _output_pool.clear()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
@@ -446,9 +494,9 @@ def threads_in_use() -> str:
 
 
 def jit_in_use() -> str:
-    """Whether geometry runs its compiled slab passes, and numba's version."""
+    """Whether geometry runs batches in compiled loops, and numba's version."""
     if not geometry.get_jit():
-        return "off (numpy kernels only)"
+        return "off (interpreted)"
     import numba
 
     return f"on (numba {numba.__version__})"
@@ -475,7 +523,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-baseline", dest="baseline", action="store_false",
                         help="skip the whole-array numpy baseline rows")
     parser.add_argument("--no-jit", dest="jit", action="store_false",
-                        help="numpy kernels only, even where numba is installed (geometry.set_jit)")
+                        help="batches in the interpreter, not compiled (geometry.set_jit)")
+    parser.add_argument("--one-item-rounds", type=int, default=7,
+                        help="rounds of the one-item table (0 skips it; default 7)")
     args = parser.parse_args(argv)
     if args.quick:
         args.sizes = list(QUICK_SIZES)
@@ -494,7 +544,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         geometry.set_jit(False)
     print(machine_line(), flush=True)
     print(f"seed {args.seed}; repeat {args.repeat or 'by N'}; pyrr timed at N = {args.pyrr_n}; "
-          f"geometry threads {threads_in_use()}; compiled slab passes {jit_in_use()}", flush=True)
+          f"geometry threads {threads_in_use()}; compiled loops {jit_in_use()}", flush=True)
+    if args.one_item_rounds:
+        one_item_table(args.one_item_rounds)
     run(args.sizes, args.dtypes, args.repeat, args.pyrr_n, args.seed, args.baseline)
     return 0
 

@@ -12,27 +12,22 @@ pool (numpy ufuncs release the GIL).
 
 from __future__ import annotations
 
-import math
-import os
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 import numpy as np
 
+from ._engine import get_num_threads
+from ._validate import checked_box_chunk
+
 __all__ = [
     "Single",
     "broadcast_items",
     "broadcast_leading",
-    "chunk_size",
-    "constant",
-    "get_num_threads",
     "out_dtype",
     "rows",
     "run_chunked",
-    "set_num_threads",
     "sort_pair",
-    "sum_is_finite",
 ]
 
 #: Items per chunk: large enough that numpy's per-call overhead is small against the work, small
@@ -40,36 +35,7 @@ __all__ = [
 CHUNK = 32768
 
 
-def chunk_size(dtype) -> int:
-    """Items per chunk for the segment and ray kernels: a fixed number of bytes per chunk, so
-    float32 batches take twice :data:`CHUNK` items. Measured at 10^6 boxes (one segment): the
-    best float64 chunks were 24k-32k items, the best float32 ones 48k-64k, where float32's
-    per-call overhead weighs twice as much against its cheaper passes."""
-    return CHUNK * 8 // np.dtype(dtype).itemsize
-
-
-#: One thread by default: on the 2-core machines this project runs on, two threads measured
-#: slower than one at 10^6 boxes. The cores are real (long ufunc calls run twice as fast on two
-#: threads), but a chunk is some 30 short calls and every one hands the GIL back and forth;
-#: and the app's llvmpipe wants the CPU.
-_threads = 1
 _pool: ThreadPoolExecutor | None = None
-
-
-def set_num_threads(n: int) -> None:
-    """Use up to ``n`` threads for large batches (1 disables threading). Results never change."""
-    global _threads, _pool
-    if int(n) < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
-    if int(n) != _threads and _pool is not None:
-        _pool.shutdown(wait=True)
-        _pool = None
-    _threads = int(n)
-
-
-def get_num_threads() -> int:
-    """The number of threads large batches use (see :func:`set_num_threads`)."""
-    return _threads
 
 
 def broadcast_leading(shapes: dict[str, tuple], item_dims: dict[str, int]) -> tuple[int, ...]:
@@ -151,105 +117,6 @@ def out_dtype(*chunk_args) -> type:
     return np.float32
 
 
-_scratch = threading.local()
-
-
-def scratch(name: str, shape: tuple[int, ...], dtype) -> np.ndarray:
-    """An uninitialised buffer for a chunk's temporaries, kept per thread and reused by every
-    later chunk and call (about 2 MB per thread and compute dtype: the slab pass's two (3, C)
-    blocks of :func:`chunk_size` items, 768 KiB each, and a few (C,) rows).
-
-    Chunk-sized temporaries are above glibc's mmap threshold, so a fresh one can come as fresh
-    pages: measured at 10^6 boxes, page faults and zeroing then cost more than the arithmetic
-    (3.5x -> 11x the read-once floor with every large allocation mmapped). A kernel must not
-    keep a scratch array, or a view of it, beyond the chunk that asked for it.
-    """
-    buffers = _scratch.__dict__.setdefault("buffers", {})
-    key = (name, dtype)
-    size = math.prod(shape)  # np.prod costs ~3 us per call, twice a chunk's smallest pass
-    buf = buffers.get(key)
-    if buf is None or buf.size < size:
-        buf = buffers[key] = np.empty(size, dtype)
-    return buf[:size].reshape(shape)
-
-
-_constants: dict = {}
-
-
-def constant(value: float, size: int, dtype) -> np.ndarray:
-    """A read-only (size,) array of ``value``, cached per value and dtype (grown as needed).
-
-    For the kernels' clamps: numpy's ``maximum`` / ``minimum`` against an array run ~4x faster
-    than against a scalar, which takes a slower broadcasting loop.
-    """
-    key = (float(value), np.dtype(dtype).str)
-    buf = _constants.get(key)
-    if buf is None or buf.size < size:
-        if len(_constants) >= 16:  # values such as a caller's t_min: keep the cache small
-            _constants.clear()  # (views already handed out keep their buffers alive)
-        buf = np.full(max(size, CHUNK), value, dtype=dtype)
-        buf.flags.writeable = False
-        _constants[key] = buf  # a dict store is atomic: a racing thread at worst builds a twin
-    return buf[:size]
-
-
-def sum_is_finite(x: np.ndarray) -> bool:
-    """True if the sum of ``x`` is finite, which proves every element finite (a NaN or an
-    infinity survives any summation order); an overflowing sum only fails the proof.
-
-    A contiguous block is summed as a BLAS dot product with ones: ~2.5x faster than
-    ``np.add.reduce``, whose pairwise summation is not vectorised as well.
-    """
-    if x.flags.c_contiguous and x.dtype in (np.float32, np.float64):
-        flat = x.reshape(-1)  # BLAS raises no floating-point flags: no errstate needed
-        return bool(np.isfinite(np.dot(flat, constant(1.0, flat.size, flat.dtype))))
-    with np.errstate(over="ignore", invalid="ignore"):
-        return bool(np.isfinite(np.add.reduce(x, axis=None)))
-
-
-class Flagged:
-    """An output for :func:`run_chunked` that collects the flat indices of flagged items:
-    slicing it gives the chunk's collector, whose ``add(mask)`` records the chunk's True items.
-    Memory grows with the flagged items only, not with N."""
-
-    def __init__(self) -> None:
-        self._parts: list[np.ndarray] = []  # list.append is atomic: safe from pool threads
-
-    def __getitem__(self, chunk: slice) -> "_ChunkFlags":
-        return _ChunkFlags(self._parts, chunk.start or 0)
-
-    def indices(self) -> np.ndarray:
-        return np.concatenate(self._parts) if self._parts else np.zeros(0, dtype=np.intp)
-
-
-class _ChunkFlags:
-    def __init__(self, parts: list, offset: int) -> None:
-        self._parts, self._offset = parts, offset
-
-    def add(self, mask: np.ndarray) -> None:
-        """Record the items where ``mask`` is True."""
-        if mask.any():  # the usual case is none; flatnonzero alone costs ~10x any()
-            self._parts.append(np.flatnonzero(mask) + self._offset)
-
-    def add_unless(self, sure: np.ndarray) -> None:
-        """Record the items where ``sure`` is False (spares the kernel a pass inverting it)."""
-        if not sure.all():
-            self._parts.append(np.flatnonzero(~sure) + self._offset)
-
-
-def take(x: Single | np.ndarray, idx: np.ndarray, *, point: bool = True) -> np.ndarray:
-    """Items ``idx`` of a flat argument: (k, 3) for points, (k,) for scalars, float64."""
-    if isinstance(x, Single):
-        value = np.array(x, dtype=np.float64)
-        return np.broadcast_to(value if point else value[0], (len(idx),) + ((3,) if point else ()))
-    return x[idx].astype(np.float64)
-
-
-def scalar(x: Single | np.ndarray):
-    """The value of a per-item scalar argument: a numpy scalar or the chunk's (C,) array."""
-    return x[0] if isinstance(x, Single) else x
-
-
 def run_chunked(
     kernel: Callable[..., None],
     m: int,
@@ -272,8 +139,6 @@ def run_chunked(
     coordinate it read is finite, and must recompute the chunk from what ``check`` returns.
     That spares a pass over the boxes: the validation pass is a full read from memory.
     """
-    from ._validate import checked_box_chunk  # lazily: _validate imports sum_is_finite from here
-
     def one(lo: int) -> None:
         hi = min(lo + chunk, m)
         chunk_items = [x if isinstance(x, Single) else x[lo:hi] for x in items]
@@ -296,10 +161,11 @@ def run_chunked(
             kernel(*chunk_items, *(o[lo:hi] for o in outs))
 
     starts = range(0, m, chunk)
-    if _threads > 1 and len(starts) >= 4:
+    threads = get_num_threads()
+    if threads > 1 and len(starts) >= 4:
         global _pool
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=_threads, thread_name_prefix="slablab")
+        if _pool is None or _pool._max_workers != threads:
+            _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="slablab")
         # list() re-raises a worker's exception here, in the caller's thread.
         list(_pool.map(one, starts))
     else:

@@ -1,16 +1,8 @@
-"""Exact decision of "does a line meet a box for some t in [t_lo, t_hi]", for the few boxes where
-the kernels' rounded slab quotients cannot be trusted (near-ties between slabs of different
-axes, or with the ends of the t range).
+"""Exact arithmetic on the floats' exact values, for the items a float filter doubts.
 
-The decision uses no quotient. By Helly's theorem in one dimension, the three slab intervals and
-[t_lo, t_hi] share a point iff every two of them do, and each two-interval test is a comparison
-of products: for axes i != j, with ``A_i = (near_i - o_i) sign(d_i)`` and
-``B_j = (far_j - o_j) sign(d_j)``, the slabs meet iff ``A_i |d_j| <= B_j |d_i|`` (and the other
-way round); a slab meets [t_lo, t_hi] iff ``A_i <= t_hi |d_i|`` and ``B_i >= t_lo |d_i|``.
-
-Those comparisons run in float64 wherever a certificate shows that every subtraction and
-product involved is exact (error-free transforms: Knuth's TwoSum, Dekker's product; the common
-case for integer and dyadic inputs), and in ``fractions.Fraction`` for the rest.
+``scaled`` turns floats into integers on one power-of-two scale (sums, differences and
+products of them are exact); the rational helpers decide the OBB and triangle queries in
+``fractions.Fraction``.
 """
 
 from __future__ import annotations
@@ -19,108 +11,20 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["classify_segment_rational", "dyadic_grid_exact", "exact_meets", "rational",
-           "ray_hit_rational", "to_frame_rational", "triangle_overlaps_rational", "two_sum"]
-
-_SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's splitter for float64
-_SPLIT_SAFE = 2.0**995  # |x| below this: splitting cannot overflow
-_NO_UNDERFLOW = 2.0**-969  # |x * y| at least this: the product's error is a normal float
-#: Up to this many columns, :func:`exact_meets` decides each in rationals directly: measured,
-#: its vectorised float64 certificate costs ~270 us for one column (some 100 numpy calls on tiny
-#: arrays) and a column in ``Fraction`` ~40 us, so below ~7 columns the rationals are cheaper
-#: whatever the data (the certificate pays off for many near-ties, as on integer grids).
-FEW = 6
+__all__ = ["scaled", "classify_segment_rational", "dyadic_grid_exact", "rational",
+           "ray_hit_rational", "to_frame_rational", "triangle_overlaps_rational"]
 
 
-def two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(s, err)`` with ``s = fl(a + b)`` and ``s + err == a + b`` exactly (float64, no
-    overflow); Knuth's TwoSum, valid in any order of magnitude."""
-    s = a + b
-    bb = s - a
-    err = (a - (s - bb)) + (b - bb)
-    return s, err
+def scaled(*xs: float) -> tuple[int, list[int]]:
+    """``(unit, values)``: finite floats as integers on one scale, ``x == value / unit`` exactly.
 
-
-def _product_is_exact(x: np.ndarray, y: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """Whether ``p = fl(x * y)`` equals ``x * y`` exactly (Dekker's error term is zero); False
-    where the test itself could over- or underflow."""
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        cx, cy = _SPLIT * x, _SPLIT * y
-        xh, yh = cx - (cx - x), cy - (cy - y)
-        xl, yl = x - xh, y - yh
-        err = ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
-        safe = (np.abs(x) < _SPLIT_SAFE) & (np.abs(y) < _SPLIT_SAFE)
-        safe &= (np.abs(p) >= _NO_UNDERFLOW) | (x == 0) | (y == 0)
-        return safe & (err == 0)
-
-
-def exact_meets(o: np.ndarray, d_hi: np.ndarray, d_lo: np.ndarray, lo: np.ndarray,
-                hi: np.ndarray, t_lo: np.ndarray, t_hi: np.ndarray) -> np.ndarray:
-    """(k,) bool: the line ``o + t (d_hi + d_lo)`` meets the closed box ``[lo, hi]`` for some
-    ``t`` in ``[t_lo, t_hi]``, decided exactly.
-
-    ``o``, ``d_hi``, ``d_lo``, ``lo``, ``hi`` are (3, k) float64 blocks (``d_lo`` is the exact
-    rounding error of a direction computed as a difference, else zero); ``t_lo``, ``t_hi``
-    (k,) float64, possibly infinite. An empty box (some ``lo > hi``) never meets anything.
+    ``unit`` is the largest denominator among the floats' exact ratios (a power of two), so
+    integer data stay small integers; sums, differences and products of the values are exact,
+    and the common scale cancels in every ratio compared.
     """
-    k = o.shape[1]
-    if k <= FEW:  # cheaper in rationals (see FEW); an empty box meets nothing
-        return np.array([(lo[:, c] <= hi[:, c]).all() and _meets_rational(
-            o[:, c], d_hi[:, c], d_lo[:, c], lo[:, c], hi[:, c], t_lo[c], t_hi[c])
-            for c in range(k)], dtype=bool)
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        sign = np.sign(d_hi)  # d_lo is below half an ulp of d_hi: it never flips the sign
-        zero = sign == 0
-        near = np.where(sign >= 0, lo, hi)
-        far = np.where(sign >= 0, hi, lo)
-        a, a_err = two_sum(near, -o)
-        b, b_err = two_sum(far, -o)
-        a, b, mag = a * sign, b * sign, np.abs(d_hi)
-
-        # only the axes the line is not parallel to use a and b
-        certain = ((d_lo == 0) & (zero | ((a_err == 0) & (b_err == 0) & np.isfinite(a)
-                                          & np.isfinite(b)))).all(axis=0)
-        ok = (lo <= hi).all(axis=0) & (t_lo <= t_hi)
-        # an axis the line runs parallel to: the slab is every t, or none
-        ok &= (~zero | ((lo <= o) & (o <= hi))).all(axis=0)
-        # each slab against [t_lo, t_hi]: A_i <= t_hi |d_i| and B_i >= t_lo |d_i|
-        for t, side, upper in ((t_hi, a, True), (t_lo, b, False)):
-            bound = np.where(np.isinf(t), 0.0, t) * mag
-            certain &= (np.isinf(t) | _product_is_exact(np.broadcast_to(t, mag.shape), mag, bound)
-                        | zero).all(axis=0)
-            holds = (side <= bound) if upper else (side >= bound)
-            ok &= (zero | np.isinf(t) | holds).all(axis=0)
-        # each two slabs: A_i |d_j| <= B_j |d_i| for i != j (both axes not parallel)
-        for i in range(3):
-            for j in range(3):
-                if i == j:
-                    continue
-                left, right = a[i] * mag[j], b[j] * mag[i]
-                certain &= (zero[i] | zero[j] | (_product_is_exact(a[i], mag[j], left)
-                                                 & _product_is_exact(b[j], mag[i], right)))
-                ok &= zero[i] | zero[j] | (left <= right)
-
-        # an empty box (the empty-box infinities included) is decided: it meets nothing
-        certain |= ~(lo <= hi).all(axis=0)
-
-    for col in np.flatnonzero(~certain):
-        ok[col] = _meets_rational(o[:, col], d_hi[:, col], d_lo[:, col], lo[:, col], hi[:, col],
-                                  t_lo[col], t_hi[col])
-    return ok
-
-
-def _meets_rational(o, d_hi, d_lo, lo, hi, t_lo, t_hi) -> bool:
-    """:func:`exact_meets` for one column (a non-empty finite box), in rational arithmetic."""
-    if t_lo > t_hi:
-        return False
-    direction = [rational(a) + rational(b) for a, b in zip(d_hi, d_lo)]
-    span = _line_interval([rational(x) for x in o], direction, [rational(x) for x in lo],
-                          [rational(x) for x in hi])
-    if span is False:
-        return False
-    entry, exit_ = span  # with entry <= exit and t_lo <= t_hi, the two intervals meet iff:
-    return ((entry is None or np.isinf(t_hi) or entry <= rational(t_hi))
-            and (exit_ is None or np.isinf(t_lo) or exit_ >= rational(t_lo)))
+    ratios = [x.as_integer_ratio() for x in xs]
+    top = max(d for _, d in ratios).bit_length()
+    return 1 << (top - 1), [n << (top - d.bit_length()) for n, d in ratios]
 
 
 def dyadic_grid_exact(*blocks: np.ndarray) -> np.ndarray:

@@ -1,7 +1,7 @@
-"""Input checking at the public boundary: shapes, dtypes, finiteness.
+"""Input checks of the value types (AABB, OBB, Segment, Ray, Triangle), and of the queries
+that do not run on the engine (which checks its queries' arguments itself).
 
-Every public function passes its arguments through here once; the kernels behind it trust what
-they get. Messages name the argument, what was expected and what came, e.g.
+Messages name the argument, what was expected and what came, e.g.
 ``box_min must have shape (3,) or (N, 3), got (4, 2)``.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._batch import sum_is_finite
+from ._engine import as_float_array
 from ._tolerances import ORTHONORMAL_ATOL
 
 __all__ = [
@@ -29,26 +29,13 @@ __all__ = [
 ]
 
 
-def _as_float_array(name: str, value: object) -> np.ndarray:
-    """Return ``value`` as a float32 or float64 array without copying float input."""
-    try:
-        arr = np.asarray(value)
-    except (TypeError, ValueError) as exc:  # ragged nested lists and the like
-        raise ValueError(f"{name} must be an array of numbers, got {type(value).__name__}: {exc}")
-    if arr.dtype == np.float64 or arr.dtype == np.float32:
-        return arr
-    if arr.dtype.kind in "biuf":
-        return arr.astype(np.float64)
-    raise ValueError(f"{name} must be an array of numbers, got dtype {arr.dtype}")
-
-
 def as_points(name: str, value: object) -> np.ndarray:
     """``value`` as a (..., 3) float array: (3,) for one point, (N, 3) for many.
 
     Only the shape and dtype are checked here; finiteness is checked by :func:`check_finite`
     (or chunk by chunk for large box arrays).
     """
-    arr = _as_float_array(name, value)
+    arr = as_float_array(name, value)
     if arr.ndim == 0 or arr.shape[-1] != 3:
         raise ValueError(f"{name} must have shape (3,) or (N, 3), got {arr.shape}")
     return arr
@@ -56,7 +43,7 @@ def as_points(name: str, value: object) -> np.ndarray:
 
 def as_axes(name: str, value: object) -> np.ndarray:
     """``value`` as a (..., 3, 3) float array of row axes; not yet checked for orthonormality."""
-    arr = _as_float_array(name, value)
+    arr = as_float_array(name, value)
     if arr.ndim < 2 or arr.shape[-2:] != (3, 3):
         raise ValueError(f"{name} must have shape (3, 3) or (N, 3, 3), got {arr.shape}")
     return arr
@@ -68,7 +55,7 @@ def as_matrix44(name: str, value: object, *, affine: bool = True) -> np.ndarray:
     With ``affine=True`` the last column must be (0, 0, 0, 1): a projective matrix has no
     box-to-box image.
     """
-    arr = _as_float_array(name, value).astype(np.float64, copy=False)
+    arr = as_float_array(name, value).astype(np.float64, copy=False)
     if arr.shape != (4, 4):
         raise ValueError(f"{name} must have shape (4, 4), got {arr.shape}")
     check_finite(name, arr)
@@ -85,7 +72,7 @@ def as_scalars(name: str, value: object, *, allow: str = "") -> np.ndarray:
 
     ``allow`` may contain ``"+"`` / ``"-"`` to accept +inf / -inf; NaN is never accepted.
     """
-    arr = _as_float_array(name, value)
+    arr = as_float_array(name, value)
     bad = np.isnan(arr)
     if "+" not in allow:
         bad |= arr == np.inf
@@ -167,6 +154,17 @@ def checked_box_chunk(
     if check_box_bounds(min_name, box_min, max_name, box_max, offset=offset):
         return empty_box_rows(box_min, box_max)
     return box_min, box_max
+
+
+def sum_is_finite(x: np.ndarray) -> bool:
+    """True if the sum of ``x`` is finite, which proves every element finite (a NaN or an
+    infinity survives any summation order); an overflowing sum only fails the proof.
+
+    One-thread ``np.add.reduce``: a BLAS dot product would be faster alone, but spawns
+    threads that stall under load.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(np.add.reduce(x, axis=None)))
 
 
 def check_nonzero_direction(name: str, direction: np.ndarray) -> None:

@@ -8,17 +8,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._validate import as_finite_points, as_matrix44, as_points, check_box_bounds
+from ._value import Value
 
 __all__ = ["AABB"]
 
 
-def _frozen(values: ArrayLike) -> np.ndarray:
-    arr = np.array(values, dtype=np.float64)
-    arr.flags.writeable = False
-    return arr
-
-
-class AABB:
+class AABB(Value):
     """An axis-aligned box: the closed set ``{p : min <= p <= max}``, immutable.
 
     ``min > max`` on any axis is the empty box; ``AABB.empty()`` (min = +inf, max = -inf) is the
@@ -28,6 +23,7 @@ class AABB:
     """
 
     __slots__ = ("_min", "_max")
+    _fields = ("min", "max")
 
     def __init__(self, min: ArrayLike, max: ArrayLike) -> None:  # noqa: A002 - the issue's names
         lo, hi = as_points("min", min), as_points("max", max)
@@ -35,11 +31,7 @@ class AABB:
             if arr.shape != (3,):
                 raise ValueError(f"{name} must have shape (3,), got {arr.shape}")
         check_box_bounds("min", lo, "max", hi)  # +inf in min / -inf in max: an empty box
-        object.__setattr__(self, "_min", _frozen(lo))
-        object.__setattr__(self, "_max", _frozen(hi))
-
-    def __setattr__(self, name, value):
-        raise AttributeError("AABB is immutable; add_points/add_box/transformed return new boxes")
+        self._freeze(min=lo.astype(np.float64), max=hi.astype(np.float64))
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -70,20 +62,38 @@ class AABB:
 
     @property
     def center(self) -> np.ndarray:
-        """``(min + max) / 2``; zeros for an empty box (as three.js does), never NaN."""
+        """``(min + max) / 2``; zeros for an empty box (as three.js does), never NaN or inf.
+
+        ``min + (max - min) / 2`` (one rounding, exact for dyadic boxes), or ``min / 2 + max / 2``
+        on axes where ``max - min`` overflows."""
         if self.is_empty:
             return np.zeros(3)
-        return self._min + (self._max - self._min) / 2
+        with np.errstate(over="ignore"):
+            size = self._max - self._min
+            return np.where(np.isfinite(size), self._min + size / 2,
+                            self._min / 2 + self._max / 2)
 
     @property
     def size(self) -> np.ndarray:
-        """``max - min``; zeros for an empty box."""
-        return np.zeros(3) if self.is_empty else self._max - self._min
+        """``max - min``; zeros for an empty box. ``ValueError`` where it exceeds float64."""
+        if self.is_empty:
+            return np.zeros(3)
+        with np.errstate(over="ignore"):
+            size = self._max - self._min
+        if not np.isfinite(size).all():
+            raise ValueError(f"size of {self!r} exceeds float64 on some axis; half_size and "
+                             "center are finite")
+        return size
 
     @property
     def half_size(self) -> np.ndarray:
-        """``(max - min) / 2``; zeros for an empty box."""
-        return self.size / 2
+        """``(max - min) / 2``; zeros for an empty box (``max / 2 - min / 2`` on axes where
+        ``max - min`` overflows)."""
+        if self.is_empty:
+            return np.zeros(3)
+        with np.errstate(over="ignore"):
+            size = self._max - self._min
+            return np.where(np.isfinite(size), size / 2, self._max / 2 - self._min / 2)
 
     def corner(self, i: int) -> np.ndarray:
         """Corner ``i`` in 0..7: bit 0 of ``i`` picks min/max x, bit 1 y, bit 2 z."""
@@ -155,24 +165,6 @@ class AABB:
         lo, hi = np.minimum(a, b), np.maximum(a, b)
         # Summed in row order with the translation last, as [p, 1] @ M adds its terms.
         return AABB(lo[0] + lo[1] + lo[2] + m[3, :3], hi[0] + hi[1] + hi[2] + m[3, :3])
-
-    def classify(self, segment) -> "IntersectionType":  # noqa: F821 - see results
-        """This box against a :class:`~geometry.Segment` (see ``classify_segment_aabb``)."""
-        from .segment_box import classify_segment_aabb
-
-        return classify_segment_aabb(segment.start, segment.end, self._min, self._max)
-
-    def intersect(self, ray) -> "RayHit":  # noqa: F821 - see results
-        """A :class:`~geometry.Ray` against this box (see ``intersect_ray_aabb``)."""
-        from .ray_box import intersect_ray_aabb
-
-        return intersect_ray_aabb(ray.origin, ray.direction, self._min, self._max, ray.t_min, ray.t_max)
-
-    def overlaps(self, triangle) -> bool:
-        """Whether a :class:`~geometry.Triangle` overlaps this box (see ``triangle_overlaps_aabb``)."""
-        from .triangle_box import triangle_overlaps_aabb
-
-        return triangle_overlaps_aabb(triangle.v0, triangle.v1, triangle.v2, self._min, self._max)
 
     # -- value semantics ----------------------------------------------------------------------
     def _require_nonempty(self, what: str) -> None:

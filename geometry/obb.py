@@ -29,6 +29,7 @@ from ._validate import (
     check_orthonormal,
     compute_dtype,
 )
+from ._value import Value
 from .aabb import AABB
 from .ray_box import intersect_checked, ray_arguments
 from .results import IntersectionType, RayHit
@@ -282,7 +283,7 @@ def triangle_overlaps_obb(
     return bool(out) if out.ndim == 0 else out
 
 
-class OBB:
+class OBB(Value):
     """An oriented box ``{center + axes.T @ u : |u_i| <= half_size_i}``, immutable.
 
     ``axes`` is a 3x3 array whose ROWS are the box's orthonormal unit axes (within 1e-6, else
@@ -290,19 +291,15 @@ class OBB:
     """
 
     __slots__ = ("_center", "_axes", "_half_size")
+    _fields = ("center", "axes", "half_size")
 
     def __init__(self, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike) -> None:
         center, axes, half_size = _obb_arguments(center, axes, half_size)
         for name, arr, shape in (("center", center, (3,)), ("axes", axes, (3, 3)), ("half_size", half_size, (3,))):
             if arr.shape != shape:
                 raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
-        for name, arr in (("_center", center), ("_axes", axes), ("_half_size", half_size)):
-            value = np.array(arr, dtype=np.float64)
-            value.flags.writeable = False
-            object.__setattr__(self, name, value)
-
-    def __setattr__(self, name, value):
-        raise AttributeError("OBB is immutable")
+        self._freeze(center=center.astype(np.float64), axes=axes.astype(np.float64),
+                     half_size=half_size.astype(np.float64))
 
     @classmethod
     def from_aabb(cls, box: AABB, matrix: ArrayLike) -> "OBB":
@@ -372,35 +369,3 @@ class OBB:
         """The tightest AABB around the box: ``center -+ |axes|.T @ half_size``."""
         extent = np.abs(self._axes).T @ self._half_size
         return AABB(self._center - extent, self._center + extent)
-
-    def classify(self, segment) -> IntersectionType:
-        """This box against a :class:`~geometry.Segment` (see :func:`classify_segment_obb`)."""
-        return classify_segment_obb(segment.start, segment.end, self._center, self._axes, self._half_size)
-
-    def intersect(self, ray) -> RayHit:
-        """A :class:`~geometry.Ray` against this box (see :func:`intersect_ray_obb`)."""
-        return intersect_ray_obb(
-            ray.origin, ray.direction, self._center, self._axes, self._half_size, ray.t_min, ray.t_max
-        )
-
-    def overlaps(self, triangle) -> bool:
-        """Whether a :class:`~geometry.Triangle` shares a point with this box.
-
-        See :func:`triangle_overlaps_obb`.
-        """
-        return triangle_overlaps_obb(triangle.v0, triangle.v1, triangle.v2, self._center,
-                                     self._axes, self._half_size)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, OBB):
-            return NotImplemented
-        return all(
-            np.array_equal(a, b)
-            for a, b in ((self._center, other._center), (self._axes, other._axes), (self._half_size, other._half_size))
-        )
-
-    def __hash__(self) -> int:
-        return hash((self._center.tobytes(), self._axes.tobytes(), self._half_size.tobytes()))
-
-    def __repr__(self) -> str:
-        return f"OBB(center={self._center.tolist()}, axes={self._axes.tolist()}, half_size={self._half_size.tolist()})"

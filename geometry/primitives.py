@@ -1,7 +1,8 @@
-"""Small immutable value types: Segment, Ray, Triangle.
+"""The query primitives as values: Segment, Ray, Triangle.
 
-Each holds validated float arrays, (3,) for one item or (N, 3) for many, and delegates its
-queries to the batched functions: there is one implementation of each test.
+Each holds validated float64 arrays, (3,) for one item or (N, 3) for many (``_value.Value``),
+and asks its query of a box, ``segment.classify(box)``, ``ray.intersect(box)``,
+``triangle.overlaps(box)``, through the query functions: one implementation of each test.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._validate import as_finite_points, as_scalars, check_nonzero_direction
+from ._value import Value
 from .aabb import AABB
-from .obb import OBB, classify_segment_obb, intersect_ray_obb
+from .obb import OBB, classify_segment_obb, intersect_ray_obb, triangle_overlaps_obb
 from .ray_box import intersect_ray_aabb
 from .results import IntersectionType, RayHit
 from .segment_box import classify_segment_aabb
@@ -22,44 +24,14 @@ from .triangle_box import triangle_overlaps_aabb
 __all__ = ["Segment", "Ray", "Triangle"]
 
 
-def _frozen(arr: np.ndarray) -> np.ndarray:
-    arr = np.array(arr)  # a private copy, so freezing it never touches the caller's array
-    arr.flags.writeable = False
-    return arr
-
-
-class _Value:
-    __slots__ = ()
-    _fields: tuple[str, ...] = ()
-
-    def __setattr__(self, name, value):
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def _set(self, **values) -> None:
-        for name, value in values.items():
-            object.__setattr__(self, "_" + name, _frozen(value))
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(np.array_equal(getattr(self, f), getattr(other, f)) for f in self._fields)
-
-    def __hash__(self) -> int:
-        return hash(tuple(np.asarray(getattr(self, f)).tobytes() for f in self._fields))
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{f}={np.asarray(getattr(self, f)).tolist()}" for f in self._fields)
-        return f"{type(self).__name__}({args})"
-
-
-class Segment(_Value):
+class Segment(Value):
     """The segment ``{start + t (end - start) : 0 <= t <= 1}``; ``start == end`` is a point."""
 
     __slots__ = ("_start", "_end")
     _fields = ("start", "end")
 
     def __init__(self, start: ArrayLike, end: ArrayLike) -> None:
-        self._set(start=as_finite_points("start", start), end=as_finite_points("end", end))
+        self._freeze(start=as_finite_points("start", start), end=as_finite_points("end", end))
 
     @property
     def start(self) -> np.ndarray:
@@ -82,7 +54,7 @@ class Segment(_Value):
         raise ValueError(f"box must be an AABB or an OBB, got {type(box).__name__}")
 
 
-class Ray(_Value):
+class Ray(Value):
     """The ray ``{origin + t direction : t_min <= t <= t_max}``; t in units of ``direction``.
 
     ``direction`` need not be unit length; a zero direction is a ``ValueError``.
@@ -96,7 +68,7 @@ class Ray(_Value):
     ) -> None:
         direction = as_finite_points("direction", direction)
         check_nonzero_direction("direction", direction)
-        self._set(
+        self._freeze(
             origin=as_finite_points("origin", origin),
             direction=direction,
             t_min=as_scalars("t_min", t_min, allow="-"),
@@ -135,14 +107,14 @@ class Ray(_Value):
         raise ValueError(f"box must be an AABB or an OBB, got {type(box).__name__}")
 
 
-class Triangle(_Value):
+class Triangle(Value):
     """The closed triangle with vertices ``v0, v1, v2``; degenerate ones are segments or points."""
 
     __slots__ = ("_v0", "_v1", "_v2")
     _fields = ("v0", "v1", "v2")
 
     def __init__(self, v0: ArrayLike, v1: ArrayLike, v2: ArrayLike) -> None:
-        self._set(v0=as_finite_points("v0", v0), v1=as_finite_points("v1", v1), v2=as_finite_points("v2", v2))
+        self._freeze(v0=as_finite_points("v0", v0), v1=as_finite_points("v1", v1), v2=as_finite_points("v2", v2))
 
     @property
     def v0(self) -> np.ndarray:
@@ -161,5 +133,6 @@ class Triangle(_Value):
         if isinstance(box, AABB):
             return triangle_overlaps_aabb(self._v0, self._v1, self._v2, box.min, box.max)
         if isinstance(box, OBB):
-            return box.overlaps(self)
+            return triangle_overlaps_obb(self._v0, self._v1, self._v2, box.center, box.axes,
+                                         box.half_size)
         raise ValueError(f"box must be an AABB or an OBB, got {type(box).__name__}")

@@ -70,16 +70,13 @@ def _raise_on_float_errors():
         yield
 
 
-@pytest.fixture(params=["jit", "numpy"])
+@pytest.fixture(params=["jit", "interpreted"])
 def each_backend(request):
-    """Run a test twice: with the compiled slab passes (``geometry.set_jit``; skipped where numba
-    is not installed) and with the numpy kernels only. Modules opt in with
+    """Run a test twice: with batches in compiled loops and in the interpreter
+    (``geometry.set_jit``). Modules opt in with
     ``pytestmark = pytest.mark.usefixtures("each_backend")``."""
     import geometry
-    from geometry import _jit
 
-    if request.param == "jit" and not _jit.numba_installed():
-        pytest.skip("numba is not installed (pip install 'slablab[jit]')")
     before = geometry.get_jit()
     geometry.set_jit(request.param == "jit")
     yield request.param
@@ -238,11 +235,9 @@ def rotations():
 def boxes_across_chunks(dtype, extra) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """``(box_min, box_max, sample)`` for one line against a batch that crosses chunk seams:
     ``chunk + extra`` boxes (or, with ``extra = "2 chunks + 1"``, that many) with small-integer
-    corners, chunks sized as the kernels size them for ``dtype``; ``sample`` holds the rows on
+    corners; ``sample`` holds the rows on
     both sides of every seam, the ends and 100 random rows."""
-    from geometry._batch import chunk_size
-
-    chunk = chunk_size(dtype)
+    chunk = 32768 if dtype == np.float64 else 65536  # seams of a chunked batch, kept as data
     n = 2 * chunk + 1 if extra == "2 chunks + 1" else chunk + extra
     rng = np.random.default_rng(n)
     a, b = rng.integers(-3, 4, (2, n, 3)).astype(dtype)

@@ -20,7 +20,8 @@ FUNCTIONS = ("classify_segment_aabb", "intersect_ray_aabb + nearest", "triangle_
 
 def test_main_prints_machine_line_and_a_row_per_function_and_dtype(
         capsys: pytest.CaptureFixture[str]) -> None:
-    status = bench_geometry.main(["--sizes", "1000", "--repeat", "1", "--pyrr-n", "50"])
+    status = bench_geometry.main(["--sizes", "1000", "--repeat", "1", "--pyrr-n", "50",
+                                  "--one-item-rounds", "0"])
     out = capsys.readouterr().out
     lines = out.splitlines()
 
@@ -38,7 +39,7 @@ def test_main_prints_machine_line_and_a_row_per_function_and_dtype(
 
 def test_classify_row_reports_all_three_classes(capsys: pytest.CaptureFixture[str]) -> None:
     bench_geometry.main(["--sizes", "1000", "--dtypes", "float64", "--repeat", "1",
-                         "--pyrr-n", "50", "--no-baseline"])
+                         "--pyrr-n", "50", "--no-baseline", "--one-item-rounds", "0"])
     row = next(line for line in capsys.readouterr().out.splitlines()
                if line.startswith("| classify_segment_aabb |"))
     for name in ("NONE", "INTERSECT", "INCLUDE"):
@@ -46,19 +47,33 @@ def test_classify_row_reports_all_three_classes(capsys: pytest.CaptureFixture[st
         assert count > 0, f"expected the benchmark scene to contain {name} boxes, row: {row!r}"
 
 
-def test_no_jit_measures_the_numpy_kernels(capsys: pytest.CaptureFixture[str]) -> None:
+def test_one_item_table_has_pyrr_and_the_six_queries(capsys: pytest.CaptureFixture[str]) -> None:
+    us = bench_geometry.one_item_table(rounds=1, calls=2)
+    out = capsys.readouterr().out
+    names = ["pyrr ray_intersect_aabb", "classify_segment_aabb", "intersect_ray_aabb",
+             "triangle_overlaps_aabb", "classify_segment_obb", "intersect_ray_obb",
+             "triangle_overlaps_obb"]
+    assert list(us) == names, f"expected a row per query after pyrr's, got {list(us)}"
+    for name in names:
+        row = next((line for line in out.splitlines() if line.startswith(f"| {name} |")), None)
+        assert row is not None, f"expected a row for {name} in:\n{out}"
+        assert float(row.split("|")[3]) > 0, f"expected a positive ratio to pyrr: {row!r}"
+
+
+def test_no_jit_measures_the_interpreted_loops(capsys: pytest.CaptureFixture[str]) -> None:
     import geometry
 
     before = geometry.get_jit()
     try:
         status = bench_geometry.main(["--sizes", "1000", "--repeat", "1", "--pyrr-n", "50",
-                                      "--dtypes", "float32", "--no-baseline", "--no-jit"])
-        assert not geometry.get_jit(), "expected --no-jit to switch the compiled passes off"
+                                      "--dtypes", "float32", "--no-baseline", "--no-jit",
+                                      "--one-item-rounds", "0"])
+        assert not geometry.get_jit(), "expected --no-jit to switch the compiled loops off"
     finally:
         geometry.set_jit(before)
     out = capsys.readouterr().out
     assert status == 0, f"expected exit status 0, got {status}"
-    assert "compiled slab passes off" in out, f"expected the setting on the second line:\n{out}"
+    assert "compiled loops off" in out, f"expected the setting on the second line:\n{out}"
 
 
 def test_app_window_benchmark_prints_a_row_per_setting(capsys: pytest.CaptureFixture[str]

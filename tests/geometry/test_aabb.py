@@ -18,7 +18,8 @@ from conftest_strategies import (
     signed_permutation_matrices,
     small_int_coords,
 )
-from geometry import AABB, Ray, Segment, Triangle, classify_segment_aabb, intersect_ray_aabb, triangle_overlaps_aabb
+from geometry import (OBB, AABB, Ray, Segment, Triangle, classify_segment_aabb, intersect_ray_aabb,
+                      triangle_overlaps_aabb)
 
 INF = np.inf
 
@@ -123,16 +124,20 @@ def test_closest_point_is_the_clamped_point(box, pts):
     assert all(ref.point_in_box(q, *box) for q in closest), "closest points lie in the box"
 
 
-def test_box_methods_equal_the_functions():
+def test_queries_from_the_values_equal_the_functions():
     box = AABB([0.0, 0.0, 0.0], [2.0, 2.0, 2.0])
     segment = Segment([-1.0, 1.0, 1.0], [1.0, 1.0, 1.0])
-    assert box.classify(segment) is classify_segment_aabb(segment.start, segment.end, box.min, box.max)
+    assert segment.classify(box) is classify_segment_aabb(segment.start, segment.end, box.min,
+                                                          box.max)
     ray = Ray([-1.0, 1.0, 1.0], [1.0, 0.0, 0.0], t_max=2.0)
-    assert box.intersect(ray) == intersect_ray_aabb(ray.origin, ray.direction, box.min, box.max, t_max=2.0) == (
-        True, 1.0, 2.0)
+    assert ray.intersect(box) == intersect_ray_aabb(ray.origin, ray.direction, box.min, box.max,
+                                                    t_max=2.0) == (True, 1.0, 2.0)
     triangle = Triangle([2.0, 2.0, 2.0], [3.0, 2.0, 2.0], [3.0, 3.0, 2.0])
-    assert box.overlaps(triangle) is triangle_overlaps_aabb(triangle.v0, triangle.v1, triangle.v2,
+    assert triangle.overlaps(box) is triangle_overlaps_aabb(triangle.v0, triangle.v1, triangle.v2,
                                                             box.min, box.max) is True
+    for value in (box, OBB.from_aabb(box, np.eye(4))):
+        for name in ("classify", "intersect", "overlaps"):
+            assert not hasattr(value, name), f"{type(value).__name__}.{name}: one way per query"
 
 
 def test_empty_box_value_passes_through_the_functions():
@@ -199,3 +204,17 @@ def test_transformed_uses_pyrr_row_vector_convention():
     box = AABB([0.0, 0.0, 0.0], [1.0, 2.0, 3.0])
     moved = box.transformed(pyrr.matrix44.create_from_translation([10.0, 20.0, 30.0]))
     assert moved == AABB([10.0, 20.0, 30.0], [11.0, 22.0, 33.0]), f"translation in the last row, got {moved}"
+
+
+def test_the_largest_box_has_an_exact_center_and_half_size():
+    big = 1.7976931348623157e308
+    box = AABB([-big] * 3, [big] * 3)
+    assert box.center.tolist() == [0.0, 0.0, 0.0], f"expected a zero centre, got {box.center}"
+    assert box.half_size.tolist() == [big] * 3, f"expected half sizes of {big}, got {box.half_size}"
+    with pytest.raises(ValueError, match="size"):
+        box.size  # noqa: B018 - 2 * big is beyond float64
+    lopsided = AABB([-big, 0.0, 0.0], [big / 2, 1.0, 1.0])
+    assert lopsided.center.tolist() == [-big / 4, 0.5, 0.5]
+    obb = OBB.from_aabb(box, np.eye(4))
+    assert obb.center.tolist() == [0.0] * 3 and obb.half_size.tolist() == [big] * 3
+    assert obb.contains([big, -big, 0.0]) and box.contains([big, -big, 0.0])

@@ -311,7 +311,7 @@ def test_points_and_triangles_at_rounding_distance_of_a_rotated_box_are_decided_
         assert box.contains(p) == want, f"contains({p.tolist()}): expected {want}"
         t = Triangle(p, p + rng.normal(size=3), p + rng.normal(size=3))
         tri = ref.triangle_overlaps_obb(t.v0, t.v1, t.v2, center, axes, half)
-        assert box.overlaps(t) == tri, f"overlaps({t}): expected {tri}"
+        assert t.overlaps(box) == tri, f"overlaps({t}): expected {tri}"
         triangles.append((t.v0, t.v1, t.v2))
         wants.append(tri)
     got = triangle_overlaps_obb(*np.array(triangles).transpose(1, 0, 2), center, axes, half)
@@ -374,7 +374,7 @@ def test_obb_triangle_overlap_matches_the_reference():
     for _ in range(300):
         v = rng.integers(-3, 5, (3, 3)).astype(float)
         want = ref.triangle_overlaps_obb(*v, obb.center, obb.axes, obb.half_size)
-        got = obb.overlaps(Triangle(*v))
+        got = Triangle(*v).overlaps(obb)
         assert got == want, f"triangle {v.tolist()} vs {obb}: expected {want}, got {got}"
 
 

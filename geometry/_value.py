@@ -1,0 +1,49 @@
+"""The one immutable-value scheme of ``AABB``, ``OBB``, ``Segment``, ``Ray`` and ``Triangle``.
+
+A value holds validated float arrays, each a private read-only copy, under ``_<field>``
+slots; it cannot be changed after construction (methods return new values), compares and hashes
+by its fields' values, and prints as its constructor call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Value"]
+
+
+class Value:
+    """Base of the value types: ``_fields`` names the constructor's arguments, in order."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def _freeze(self, **fields: Any) -> None:
+        """Store each field as a private read-only copy (the caller's array is not touched)."""
+        for name, value in fields.items():
+            arr = np.array(value)
+            arr.flags.writeable = False
+            object.__setattr__(self, "_" + name, arr)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; its methods return new values")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _values(self) -> tuple[np.ndarray, ...]:
+        return tuple(getattr(self, "_" + f) for f in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(np.array_equal(a, b) for a, b in zip(self._values(), other._values()))
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__,) + tuple(v.tobytes() for v in self._values()))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{f}={v.tolist()}" for f, v in zip(self._fields, self._values()))
+        return f"{type(self).__name__}({args})"

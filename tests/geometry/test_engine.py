@@ -1,0 +1,124 @@
+"""The engine's own promises: ``out=`` buffers, one-item calls that stay in Python, the call
+depth from a public function to its filter, and a package without import cycles."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import geometry
+from geometry import classify_segment_aabb, intersect_ray_aabb
+
+pytestmark = pytest.mark.usefixtures("each_backend")
+
+LO = np.array([[0.0, 0.0, 0.0], [2.0, 2.0, 2.0], [0.25, 0.25, 0.25]])
+HI = np.array([[1.0, 1.0, 1.0], [3.0, 3.0, 3.0], [0.75, 0.75, 0.75]])
+
+
+def test_out_receives_the_classes_and_is_returned():
+    out = np.full(3, 7, dtype=np.int8)
+    got = classify_segment_aabb([0.5, 0.5, -1.0], [0.5, 0.5, 0.5], LO, HI, out=out)
+    assert got is out and out.tolist() == [1, 0, 1], f"expected [1, 0, 1] in out, got {out}"
+
+
+def test_out_receives_the_ray_results():
+    out = (np.empty(3, bool), np.empty(3), np.empty(3))
+    got = intersect_ray_aabb([0.5, 0.5, -1.0], [0.0, 0.0, 1.0], LO, HI, out=out)
+    assert all(g is o for g, o in zip(got, out)), "the RayHit holds the caller's arrays"
+    assert out[0].tolist() == [True, False, True] and out[1].tolist() == [1.0, np.inf, 1.25]
+    out32 = (np.empty(3, bool), np.empty(3, np.float32), np.empty(3, np.float32))
+    intersect_ray_aabb(np.float32([0.5, 0.5, -1.0]), np.float32([0, 0, 1]), LO.astype(np.float32),
+                       HI.astype(np.float32), out=out32)
+    assert out32[2].tolist() == [2.0, np.inf, 1.75]
+
+
+@pytest.mark.parametrize("bad, match", [
+    (np.empty(4, np.int8), r"out must be a int8 array of shape \(3,\), got int8 \(4,\)"),
+    (np.empty(3, np.int64), r"out must be a int8 array of shape \(3,\), got int64"),
+    ([0, 0, 0], r"out must be a int8 array"),
+    (np.empty(6, np.int8)[::2], "C-contiguous"),
+])
+def test_out_is_checked_for_shape_and_dtype(bad, match):
+    with pytest.raises(ValueError, match=match):
+        classify_segment_aabb([0.5, 0.5, -1.0], [0.5, 0.5, 0.5], LO, HI, out=bad)
+
+
+def test_ray_out_is_checked_per_array():
+    with pytest.raises(ValueError, match=r"out\[1\] must be a float64 array"):
+        intersect_ray_aabb([0.0] * 3, [1.0, 0.0, 0.0], LO, HI,
+                           out=(np.empty(3, bool), np.empty(3, np.float32), np.empty(3)))
+    with pytest.raises(ValueError, match="out must hold 3 arrays"):
+        intersect_ray_aabb([0.0] * 3, [1.0, 0.0, 0.0], LO, HI, out=(np.empty(3, bool),))
+    read_only = np.empty(3)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="writeable"):
+        intersect_ray_aabb([0.0] * 3, [1.0, 0.0, 0.0], LO, HI,
+                           out=(np.empty(3, bool), np.empty(3), read_only))
+
+
+def test_one_item_returns_python_scalars_and_needs_no_numba():
+    """All-single calls stay in CPython (checked in a fresh interpreter)."""
+    import subprocess
+
+    code = ("import sys, geometry; "
+            "r = geometry.intersect_ray_aabb((0.5, 0.5, -1.0), [0.0, 0.0, 1.0], [0, 0, 0], "
+            "[1, 1, 1]); c = geometry.classify_segment_aabb([0, 0, 0], [1, 1, 1], [0, 0, 0], "
+            "[1, 1, 1]); print(type(r.hit).__name__, type(r.t_enter).__name__, repr(c), "
+            "'numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120).stdout.split()
+    assert out == ["bool", "float", "<IntersectionType.INTERSECT:", "1>", "False"], out
+
+
+@pytest.mark.parametrize("call", [
+    lambda: classify_segment_aabb([0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0] * 3, [1.0] * 3),
+    lambda: intersect_ray_aabb(np.zeros(3), np.ones(3), np.zeros(3), np.ones(3)),
+], ids=["segment", "ray"])
+def test_public_function_reaches_its_filter_within_three_calls(call):
+    depth = {}
+    stack = []
+
+    def tracer(frame, event, arg):
+        if event == "call":
+            stack.append(frame.f_code.co_name)
+            if frame.f_code.co_name == "_filter" and "filter" not in depth:
+                public = next(i for i, n in enumerate(stack) if n.startswith(("classify",
+                                                                               "intersect")))
+                depth["filter"] = len(stack) - 1 - public
+        elif event == "return" and stack:
+            stack.pop()
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        call()
+    finally:
+        sys.settrace(None)
+    assert depth.get("filter", 99) <= 3, f"the filter is {depth.get('filter')} calls deep"
+
+
+def test_no_module_of_geometry_imports_another_in_a_circle():
+    package = Path(geometry.__file__).parent
+    graph: dict[str, set[str]] = {}
+    for path in package.glob("*.py"):
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module:
+                    edges.add(node.module.split(".")[0])
+                else:
+                    edges.update(alias.name for alias in node.names)
+        graph[path.stem] = edges
+
+    def visit(module, trail):
+        if module in trail:
+            raise AssertionError(f"import cycle: {' -> '.join(trail + [module])}")
+        for nxt in graph.get(module, ()):
+            visit(nxt, trail + [module])
+
+    for module in graph:
+        visit(module, [])
