@@ -14,6 +14,7 @@ is the contract; the docstrings restate it per function.
 from ._batch import get_num_threads, set_num_threads
 from ._jit import get_jit, set_jit
 from .aabb import AABB
+from .box_tree import BoxTree
 from .obb import OBB, classify_segment_obb, intersect_ray_obb, triangle_overlaps_obb
 from .primitives import Ray, Segment, Triangle
 from .ray_box import intersect_ray_aabb
@@ -23,6 +24,7 @@ from .triangle_box import triangle_overlaps_aabb
 
 __all__ = [
     "AABB",
+    "BoxTree",
     "OBB",
     "IntersectionType",
     "Ray",
