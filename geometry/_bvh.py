@@ -107,6 +107,34 @@ def _morton_codes(box_min, box_max, keep):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _radix_argsort(codes):  # type: ignore[no-untyped-def]
+    """The stable argsort of non-negative 63-bit ``codes``: LSD radix, 11 bits a pass (a pass
+    whose digit is the same for every code is skipped); ~4x faster than numpy's stable sort."""
+    k = codes.shape[0]
+    index = np.arange(k)
+    keys = codes.copy()
+    spare_index = np.empty(k, np.int64)
+    spare_keys = np.empty(k, np.int64)
+    for shift in range(0, 66, 11):
+        count = np.zeros(2049, np.int64)
+        for j in range(k):
+            count[((keys[j] >> shift) & 2047) + 1] += 1
+        if count.max() == k:
+            continue
+        for b in range(2048):
+            count[b + 1] += count[b]
+        for j in range(k):
+            digit = (keys[j] >> shift) & 2047
+            at = count[digit]
+            count[digit] = at + 1
+            spare_index[at] = index[j]
+            spare_keys[at] = keys[j]
+        index, spare_index = spare_index, index
+        keys, spare_keys = spare_keys, keys
+    return index
+
+
+@njit(cache=True)
 def _non_empty(box_min, box_max):  # type: ignore[no-untyped-def]
     n = box_min.shape[0]
     keep = np.empty(n, np.int64)
@@ -223,6 +251,20 @@ def _node_bounds(child_a, child_b, leaf_min, leaf_max):  # type: ignore[no-untyp
     return node_min, node_max
 
 
+@njit(cache=True, parallel=True)
+def _gather(box_min, box_max, order):  # type: ignore[no-untyped-def]
+    """The boxes in leaf order (numpy's row fancy-indexing measured ~5x slower)."""
+    k = order.shape[0]
+    leaf_min = np.empty((k, 3), box_min.dtype)
+    leaf_max = np.empty((k, 3), box_max.dtype)
+    for j in prange(k):
+        i = order[j]
+        for a in range(3):
+            leaf_min[j, a] = box_min[i, a]
+            leaf_max[j, a] = box_max[i, a]
+    return leaf_min, leaf_max
+
+
 def build(box_min: np.ndarray, box_max: np.ndarray) -> tuple[np.ndarray, ...]:
     """Build the hierarchy over (N, 3) boxes of one float dtype (validated; empty boxes are left
     out). Returns ``(order, leaf_min, leaf_max, child_a, child_b, node_min, node_max, depth)``:
@@ -230,11 +272,10 @@ def build(box_min: np.ndarray, box_max: np.ndarray) -> tuple[np.ndarray, ...]:
     non-empty."""
     keep = _non_empty(box_min, box_max)
     codes = _morton_codes(box_min, box_max, keep)
-    sort = np.argsort(codes, kind="stable")
+    sort = _radix_argsort(codes)
     order = keep[sort]
     codes = codes[sort]
-    leaf_min = np.ascontiguousarray(box_min[order])
-    leaf_max = np.ascontiguousarray(box_max[order])
+    leaf_min, leaf_max = _gather(box_min, box_max, order)
     if order.size == 0:
         empty = np.empty(0, np.int64)
         bounds = np.empty((0, 3), box_min.dtype)
