@@ -17,6 +17,7 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._dask import dask_aware
 from ._batch import broadcast_leading
 from ._exact import (classify_segment_rational, rational, ray_hit_rational, to_frame_rational,
                      triangle_overlaps_rational)
@@ -135,6 +136,7 @@ def _point_query(points: dict, center, axes, half_size, query, exact, result_dty
     return out
 
 
+@dask_aware
 def classify_segment_obb(
     start: ArrayLike, end: ArrayLike, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike
 ) -> Union[IntersectionType, np.ndarray]:
@@ -167,6 +169,7 @@ def classify_segment_obb(
     return IntersectionType(int(out)) if out.ndim == 0 else out
 
 
+@dask_aware
 def intersect_ray_obb(
     origin: ArrayLike,
     direction: ArrayLike,
@@ -249,6 +252,7 @@ def intersect_ray_obb(
     return RayHit(hit, t_enter, t_exit)
 
 
+@dask_aware
 def triangle_overlaps_obb(
     v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, center: ArrayLike, axes: ArrayLike,
     half_size: ArrayLike,

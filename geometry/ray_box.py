@@ -10,6 +10,7 @@ from functools import partial
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._dask import dask_aware
 from . import _jit
 from ._batch import (Flagged, Single, broadcast_items, chunk_size, constant, rows, run_chunked,
                      scalar, scratch, take)
@@ -33,6 +34,7 @@ def ray_arguments(origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike, t_m
     return origin, direction, t_min, t_max
 
 
+@dask_aware
 def intersect_ray_aabb(
     origin: ArrayLike,
     direction: ArrayLike,

@@ -12,6 +12,7 @@ from typing import NamedTuple, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._dask import dask_aware
 from . import _jit
 from ._batch import (Flagged, Single, broadcast_items, chunk_size, constant, out_dtype, rows,
                      run_chunked, scratch, sort_pair, take)
@@ -25,6 +26,7 @@ from .results import IntersectionType
 __all__ = ["classify_segment_aabb", "classify_checked"]
 
 
+@dask_aware
 def classify_segment_aabb(
     start: ArrayLike, end: ArrayLike, box_min: ArrayLike, box_max: ArrayLike
 ) -> Union[IntersectionType, np.ndarray]:

@@ -20,6 +20,7 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._dask import dask_aware
 from ._batch import broadcast_items, out_dtype, rows, run_chunked, sort_pair
 from ._exact import dyadic_grid_exact, triangle_overlaps_rational
 from ._tolerances import (TRIANGLE_EDGE_AXIS_BOUND, TRIANGLE_NORMAL_BOUND, UNDERFLOW_SLACK,
@@ -29,6 +30,7 @@ from ._validate import as_boxes, as_finite_points, compute_dtype
 __all__ = ["triangle_overlaps_aabb", "overlaps_checked"]
 
 
+@dask_aware
 def triangle_overlaps_aabb(
     v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, box_min: ArrayLike, box_max: ArrayLike
 ) -> Union[bool, np.ndarray]:
