@@ -39,7 +39,7 @@ __all__ = [
     "build",
     "collect_ray_candidates",
     "collect_box_candidates",
-    "nearest_bounds",
+    "nearest_candidates",
 ]
 
 #: Boxes per leaf at most: four boxes' coordinates are three cache lines in float32.
@@ -383,18 +383,29 @@ def _line_setup(o, d, r):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, parallel=True)
-def nearest_bounds(node_min, node_max, child_a, child_b, leaf_min, leaf_max, depth, o, d,  # type: ignore[no-untyped-def]
-                   t_lo, t_hi, rel, ab, orel, oab, omax):
-    """Per line, an upper bound on the smallest public ``t_enter`` over its hit boxes (+inf
-    when no box is surely hit). Visits the nearer child first and skips every node whose lower
-    bound exceeds the best upper bound so far."""
+def nearest_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max, depth, o, d,  # type: ignore[no-untyped-def]
+                       t_lo, t_hi, rel, ab, orel, oab, omax, capacity):
+    """Per line, the boxes that may be its nearest hit or tie with it, in one walk.
+
+    Returns ``(best, count, positions)``: ``best[r]`` an upper bound on the smallest public
+    ``t_enter`` over the boxes line r hits (+inf when none is surely hit); ``positions[r,
+    :count[r]]`` the leaf positions of every box that may be hit and whose ``t_enter`` lower
+    bound is at most ``best[r]`` -- or ``count[r] == -1`` when more than ``capacity`` of them
+    remain (collect those lines with :func:`collect_ray_candidates` and bound ``best``).
+    Visits the nearer child first and skips every node whose lower bound exceeds ``best``.
+    """
     m = o.shape[0]
     best_out = np.empty(m)
+    count_out = np.empty(m, np.int64)
+    positions = np.empty((m, capacity), np.int64)
     for r in prange(m):
         o0, o1, o2, i0, i1, i2, m0, m1, m2, exact = _line_setup(o, d, r)
         tl = t_lo[r]
         th = t_hi[r]
         best = _INF
+        found = 0  # candidates in positions[r, :found], their lower bounds in low[:found]
+        low = np.empty(capacity)
+        overflow = False
         stack = np.empty(depth + 2, np.int64)
         lower = np.empty(depth + 2)  # each stacked node's lower bound, checked again on pop
         e, x, inside = _slab(node_min[0, 0], node_min[0, 1], node_min[0, 2], node_max[0, 0],
@@ -416,8 +427,27 @@ def nearest_bounds(node_min, node_max, child_a, child_b, leaf_min, leaf_max, dep
                     e, x, inside = _slab(leaf_min[j, 0], leaf_min[j, 1], leaf_min[j, 2],
                                          leaf_max[j, 0], leaf_max[j, 1], leaf_max[j, 2],
                                          o0, o1, o2, i0, i1, i2, m0, m1, m2)
+                    if not _may_hit(e, x, inside, tl, th, rel, ab):
+                        continue
                     up = _enter_upper(e, x, inside, exact, tl, th, rel, ab, orel, oab, omax)
                     best = up if up < best else best
+                    lo = _enter_lower(e, tl, rel, ab, orel, oab)
+                    if lo > best or overflow:
+                        continue
+                    if found == capacity:  # drop what the improved bound rules out
+                        kept = 0
+                        for c in range(found):
+                            if not low[c] > best:
+                                positions[r, kept] = positions[r, c]
+                                low[kept] = low[c]
+                                kept += 1
+                        found = kept
+                        if found == capacity:
+                            overflow = True
+                            continue
+                    positions[r, found] = j
+                    low[found] = lo
+                    found += 1
                 continue
             ea, xa, ina = _slab(node_min[a, 0], node_min[a, 1], node_min[a, 2], node_max[a, 0],
                                 node_max[a, 1], node_max[a, 2], o0, o1, o2, i0, i1, i2, m0, m1, m2)
@@ -444,7 +474,16 @@ def nearest_bounds(node_min, node_max, child_a, child_b, leaf_min, leaf_max, dep
                 stack[top], lower[top] = b, lb
                 top += 1
         best_out[r] = best
-    return best_out
+        if overflow:
+            count_out[r] = -1
+            continue
+        kept = 0
+        for c in range(found):
+            if not low[c] > best:
+                positions[r, kept] = positions[r, c]
+                kept += 1
+        count_out[r] = kept
+    return best_out, count_out, positions
 
 
 @njit(cache=True)

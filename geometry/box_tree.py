@@ -16,8 +16,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _bvh
-from ._validate import as_boxes, as_finite_points, as_scalars, check_box_bounds, compute_dtype
-from ._validate import check_nonzero_direction
+from ._validate import (
+    as_boxes,
+    as_finite_points,
+    as_scalars,
+    check_box_bounds,
+    check_nonzero_direction,
+    compute_dtype,
+)
 from .ray_box import intersect_ray_aabb
 from .segment_box import classify_segment_aabb
 from .triangle_box import triangle_overlaps_aabb
@@ -34,6 +40,11 @@ SLAB_ABS = 2.0**-1000
 #: absolute slack for subnormal results (whose ulp is 2**-149 / 2**-1074).
 OUT_REL = {np.float32: 2.0**-19, np.float64: 2.0**-48}
 OUT_ABS = {np.float32: 2.0**-120, np.float64: 2.0**-1000}
+
+
+#: Candidates a line's nearest-hit walk keeps itself; lines with more are collected again.
+_NEAREST_CAPACITY = 16
+_NO_PAIRS = (np.empty(0, np.int64), np.empty(0, np.int64))
 
 
 class NearestHits(NamedTuple):
@@ -156,17 +167,25 @@ class BoxTree:
         """
         rays = self._rays(origin, direction, t_min, t_max)
         m = len(rays.o)
-        best = np.full(m, np.inf)
+        ray, pos = _NO_PAIRS
         if len(self._child_a):
             rel = OUT_REL[rays.out_type]
             ab = OUT_ABS[rays.out_type]
             omax = float(np.finfo(rays.out_type).max)
-            best = _bvh.nearest_bounds(*self._tree(), rays.o, rays.d, rays.t_lo, rays.t_hi,
-                                       SLAB_REL, SLAB_ABS, rel, ab, omax)
-            pairs = self._ray_candidates(rays, best, rel, ab)
-        else:
-            pairs = self._ray_candidates(rays, best, 0.0, 0.0)
-        ray, box, hit, t_enter, _ = pairs
+            best, count, positions = _bvh.nearest_candidates(
+                *self._tree(), rays.o, rays.d, rays.t_lo, rays.t_hi, SLAB_REL, SLAB_ABS, rel,
+                ab, omax, _NEAREST_CAPACITY)
+            ray, pos = np.nonzero(np.arange(_NEAREST_CAPACITY) < count[:, None])
+            pos = positions[ray, pos]
+            more = np.flatnonzero(count < 0)  # lines with many near-ties: collect them all
+            if more.size:
+                offsets, extra = _bvh.collect_ray_candidates(
+                    *self._tree(), rays.o[more], rays.d[more], rays.t_lo[more],
+                    rays.t_hi[more], best[more], SLAB_REL, SLAB_ABS, rel, ab)
+                ray = np.concatenate((ray, np.repeat(more, np.diff(offsets))))
+                pos = np.concatenate((pos, extra))
+        hit, t_enter, _ = self._answer_rays(rays, ray, pos)
+        box = self._order[pos]
         ray, box, t_enter = ray[hit], box[hit], t_enter[hit]
         index = np.full(m, -1, np.int64)
         nearest_t = np.full(m, np.inf, t_enter.dtype)
@@ -190,9 +209,14 @@ class BoxTree:
         :meth:`nearest_ray_hits`; ray indices count rays in the flattened broadcast shape.
         """
         rays = self._rays(origin, direction, t_min, t_max)
-        ray, box, hit, t_enter, t_exit = self._ray_candidates(
-            rays, np.full(len(rays.o), np.inf), 0.0, 0.0)
-        return RayPairs(*_sorted_pairs(ray[hit], box[hit], t_enter[hit], t_exit[hit]))
+        m = len(rays.o)
+        offsets, pos = _bvh.collect_ray_candidates(
+            *self._tree(), rays.o, rays.d, rays.t_lo, rays.t_hi, np.full(m, np.inf), SLAB_REL,
+            SLAB_ABS, 0.0, 0.0)
+        ray = np.repeat(np.arange(m), np.diff(offsets))
+        hit, t_enter, t_exit = self._answer_rays(rays, ray, pos)
+        return RayPairs(*_sorted_pairs(ray[hit], self._order[pos[hit]], t_enter[hit],
+                                       t_exit[hit]))
 
     def segment_pairs(self, start: ArrayLike, end: ArrayLike) -> SegmentPairs:
         """Every pair of a segment and a box it meets: ``(segment_index, box_index, kind)``.
@@ -272,20 +296,17 @@ class BoxTree:
                      np.ascontiguousarray(np.broadcast_to(hi_b, (m,)), dtype=np.float64),
                      out_type)
 
-    def _ray_candidates(self, rays: _Rays, bound: np.ndarray, rel: float, ab: float):
-        """Candidates collected by the tree, answered by ``intersect_ray_aabb``:
-        ``(ray, box, hit, t_enter, t_exit)``."""
-        offsets, pos = _bvh.collect_ray_candidates(
-            *self._tree(), rays.o, rays.d, rays.t_lo, rays.t_hi, bound, SLAB_REL, SLAB_ABS,
-            rel, ab)
-        ray = np.repeat(np.arange(len(rays.o)), np.diff(offsets))
+    def _answer_rays(self, rays: _Rays, ray: np.ndarray, pos: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``intersect_ray_aabb`` on candidate pairs (ray index, leaf position):
+        ``(hit, t_enter, t_exit)``."""
         # the t bounds as the caller gave them: a scalar stays a scalar (its dtype counts)
         t_lo = rays.t_min if rays.t_min.ndim == 0 else rays.t_min_rows[ray]
         t_hi = rays.t_max if rays.t_max.ndim == 0 else rays.t_max_rows[ray]
         hit, t_enter, t_exit = intersect_ray_aabb(
             rays.origin[ray], rays.direction[ray], self._leaf_min[pos], self._leaf_max[pos],
             t_lo, t_hi)
-        return ray, self._order[pos], np.asarray(hit), np.asarray(t_enter), np.asarray(t_exit)
+        return np.asarray(hit), np.asarray(t_enter), np.asarray(t_exit)
 
 
 class _Rays(NamedTuple):

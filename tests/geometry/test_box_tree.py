@@ -10,8 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from geometry import (AABB, BoxTree, classify_segment_aabb, intersect_ray_aabb,
-                      triangle_overlaps_aabb)
+from geometry import (
+    AABB,
+    BoxTree,
+    classify_segment_aabb,
+    intersect_ray_aabb,
+    triangle_overlaps_aabb,
+)
 
 DTYPES = [np.float64, np.float32]
 
@@ -54,7 +59,7 @@ def brute_nearest(lo, hi, o, d, t_min=0.0, t_max=np.inf):
 def check_rays(tree, lo, hi, o, d, t_min=0.0, t_max=np.inf):
     got = tree.ray_pairs(o, d, t_min=t_min, t_max=t_max)
     want = brute_ray_pairs(lo, hi, o, d, t_min, t_max)
-    for name, g, w in zip(got._fields, got, want):
+    for name, g, w in zip(got._fields, got, want, strict=True):
         assert g.dtype == w.dtype or name.endswith("index"), f"{name}: dtype {g.dtype} != {w.dtype}"
         np.testing.assert_array_equal(g, w, err_msg=f"ray_pairs.{name} differs from brute force")
         if name.startswith("t_"):  # bit for bit, down to the sign of a zero
@@ -76,7 +81,7 @@ def check_segments(tree, lo, hi, s, e):
         segs.append(np.full(idx.size, r))
         boxes.append(idx)
         kinds.append(kind[idx])
-    for name, g, w in zip(got._fields, got, (segs, boxes, kinds)):
+    for name, g, w in zip(got._fields, got, (segs, boxes, kinds), strict=True):
         np.testing.assert_array_equal(g, np.concatenate(w), err_msg=f"segment_pairs.{name}")
     assert got.kind.dtype == np.int8
     return len(got.box_index)
@@ -278,3 +283,15 @@ def test_rays_grazing_corners_and_edges_with_rounded_reciprocals(dtype):
     o = corner - k * d  # passes exactly through the grid point at t = k
     assert check_rays(tree, lo, hi, o.astype(dtype), d.astype(dtype), t_min=-np.inf) > 1000
     assert check_segments(tree, lo, hi, o.astype(dtype), corner.astype(dtype)) > 500
+
+
+def test_nearest_with_more_near_ties_than_a_walk_keeps(monkeypatch, dtype):
+    """Lines whose nearest walk keeps more candidates than its capacity are collected again."""
+    from geometry import box_tree
+
+    monkeypatch.setattr(box_tree, "_NEAREST_CAPACITY", 1)
+    rng = np.random.default_rng(6)
+    lo, hi = grid_boxes(dtype)
+    tree = BoxTree(lo, hi)
+    o, d = grid_rays(rng, 200, dtype)
+    assert check_rays(tree, lo, hi, o, d) > 500
