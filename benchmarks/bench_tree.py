@@ -28,7 +28,8 @@ import platform
 import statistics
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -79,15 +80,16 @@ class WarpBvh:
             o = origins[r]
             d = directions[r]
             inv = wp.vec3(1.0 / d[0], 1.0 / d[1], 1.0 / d[2])
-            best_t = float(1.0e30)
-            best = int(-1)
-            index = int(0)
+            # warp needs float() / int() to declare variables a loop may change
+            best_t = float(1.0e30)  # noqa: UP018
+            best = int(-1)  # noqa: UP018
+            index = int(0)  # noqa: UP018
             query = wp.bvh_query_ray(bvh, o, d)
             while wp.bvh_query_next(query, index, best_t):
                 lo = lowers[index]
                 hi = uppers[index]
-                t_enter = float(0.0)
-                t_exit = float(1.0e30)
+                t_enter = float(0.0)  # noqa: UP018
+                t_exit = float(1.0e30)  # noqa: UP018
                 for a in range(3):
                     ta = (lo[a] - o[a]) * inv[a]
                     tb = (hi[a] - o[a]) * inv[a]
