@@ -15,6 +15,8 @@ import geometry
 from app.scene import Boxes, Scene
 
 SEGMENT_PARTS = ("start", "end", "both")
+#: Scenes with this many boxes or more pick through a geometry.BoxTree (built on demand).
+TREE_PICKING = 10**5
 
 
 @dataclass
@@ -131,6 +133,7 @@ class DemoState:
         self.scene = scene
         self.base_boxes = scene.boxes.copy()
         self.boxes = scene.boxes.copy()
+        self._tree: geometry.BoxTree | None = None  # for picking; rebuilt after boxes move
         self.start = np.array(scene.segment_start, dtype=np.float64)
         self.end = np.array(scene.segment_end, dtype=np.float64)
         self.anim_time = 0.0
@@ -155,6 +158,7 @@ class DemoState:
 
     def _boxes_changed(self, which: np.ndarray | slice) -> None:
         self._moved[which] = True
+        self._tree = None
         self.overlaps = triangle_overlaps(self.scene.triangles, self.boxes)
         self.rays = self._trace_rays()
         self._reclassify()
@@ -206,8 +210,19 @@ class DemoState:
         return RayResult(box, t)
 
     def pick(self, origin, direction) -> tuple[int | None, float]:
-        """The box under a picking ray (the first one it hits)."""
-        return first_hit(origin, direction, self.boxes)
+        """The box under a picking ray (the first one it hits). In large scenes a BoxTree over
+        the bounding boxes (rotated boxes' widened past their rounding) finds the candidates."""
+        if len(self.boxes) < TREE_PICKING:
+            return first_hit(origin, direction, self.boxes)
+        if self._tree is None:
+            b = self.boxes
+            pad = np.where(b.is_obb[:, None], 2.0**-40 * (abs(b.box_min) + abs(b.box_max)), 0)
+            self._tree = geometry.BoxTree(b.box_min - pad, b.box_max + pad)
+        near = self._tree.ray_pairs(origin, direction).box_index  # ascending: ties keep order
+        b = self.boxes
+        i, t = first_hit(origin, direction, Boxes(*(a[near] for a in (
+            b.box_min, b.box_max, b.center, b.half_size, b.rotation, b.is_obb))))
+        return (None, t) if i is None else (int(near[i]), t)
 
     def counts(self) -> tuple[int, int, int]:
         """Number of green (NONE), blue (INTERSECT), red (INCLUDE) boxes."""
