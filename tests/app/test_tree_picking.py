@@ -15,7 +15,7 @@ def test_tree_picking_equals_the_scan_with_rotated_boxes_and_after_moves(monkeyp
     target = state.boxes.center[rng.integers(0, 400, 60)]
     origin = rng.uniform(-40, 40, (60, 3))
     hits = 0
-    for step in range(2):
+    for _ in range(2):
         for o, c in zip(origin, target, strict=True):
             d = c - o + rng.uniform(-0.5, 0.5, 3)
             got = state.pick(o, d)
