@@ -4,9 +4,10 @@ Build (Karras 2012, "Maximizing parallelism in the construction of BVHs"; Lauter
 2009, LBVH): each non-empty box gets the 63-bit Morton code of its centre, the boxes are sorted
 by code, and ranges of the sorted order are split top-down at the highest bit in which the
 range's first and last codes differ (at the middle when they are equal), down to leaves of at
-most ``LEAF_SIZE`` boxes. Node bounds are the min / max of their boxes' coordinates, in the
-boxes' dtype: exact. The tree takes 2K - 1 nodes for K boxes, plus a copy of the boxes in leaf
-order (reading a leaf is then one contiguous read): O(N) beyond the inputs.
+most ``LEAF_SIZE`` boxes. Everything is float64 (float32 boxes convert exactly; one compiled
+version of each function), and node bounds are the min / max of their boxes' coordinates:
+exact. The tree takes 2K - 1 nodes for K boxes, plus a copy of the boxes in leaf order (reading
+a leaf is then one contiguous read): O(N) beyond the inputs.
 
 Traversals never decide an answer; they only collect *candidates*, and may keep any pair whose
 answer is not NONE / miss, plus some that are. Their arithmetic is float64 with certified
@@ -42,7 +43,7 @@ __all__ = [
     "nearest_candidates",
 ]
 
-#: Boxes per leaf at most: four boxes' coordinates are three cache lines in float32.
+#: Boxes per leaf at most: four boxes' coordinates are three cache lines.
 LEAF_SIZE = 4
 
 _INF = np.inf
@@ -76,11 +77,11 @@ def _quantise(c: float, c_min: float, scale: float) -> int:
     return int(q)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _morton_codes(box_min, box_max, keep):  # type: ignore[no-untyped-def]
     k = keep.shape[0]
     centre = np.empty((k, 3))
-    for j in prange(k):
+    for j in range(k):
         i = keep[j]
         for a in range(3):
             centre[j, a] = 0.5 * float(box_min[i, a]) + 0.5 * float(box_max[i, a])
@@ -97,7 +98,7 @@ def _morton_codes(box_min, box_max, keep):  # type: ignore[no-untyped-def]
         extent = hi - lo
         scale[a] = _MORTON_SCALE / extent if 0.0 < extent < _INF else 0.0
     codes = np.empty(k, np.int64)
-    for j in prange(k):
+    for j in range(k):
         codes[j] = (
             (_spread_bits(_quantise(centre[j, 0], c_min[0], scale[0])) << 2)
             | (_spread_bits(_quantise(centre[j, 1], c_min[1], scale[1])) << 1)
@@ -251,13 +252,13 @@ def _node_bounds(child_a, child_b, leaf_min, leaf_max):  # type: ignore[no-untyp
     return node_min, node_max
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _gather(box_min, box_max, order):  # type: ignore[no-untyped-def]
     """The boxes in leaf order (numpy's row fancy-indexing measured ~5x slower)."""
     k = order.shape[0]
     leaf_min = np.empty((k, 3), box_min.dtype)
     leaf_max = np.empty((k, 3), box_max.dtype)
-    for j in prange(k):
+    for j in range(k):
         i = order[j]
         for a in range(3):
             leaf_min[j, a] = box_min[i, a]
@@ -266,8 +267,7 @@ def _gather(box_min, box_max, order):  # type: ignore[no-untyped-def]
 
 
 def build(box_min: np.ndarray, box_max: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Build the hierarchy over (N, 3) boxes of one float dtype (validated; empty boxes are left
-    out). Returns ``(order, leaf_min, leaf_max, child_a, child_b, node_min, node_max, depth)``:
+    """Build the hierarchy over (N, 3) float64 boxes (validated; empty boxes are left out). Returns ``(order, leaf_min, leaf_max, child_a, child_b, node_min, node_max, depth)``:
     ``order[j]`` is the input index of the j-th box in leaf order; no nodes when no box is
     non-empty."""
     keep = _non_empty(box_min, box_max)

@@ -123,10 +123,11 @@ class BoxTree:
                              f"and {hi.shape}")
         check_box_bounds("box_min", lo, "box_max", hi)
         dtype = compute_dtype(lo, hi)
-        lo = np.ascontiguousarray(lo, dtype=dtype)
-        hi = np.ascontiguousarray(hi, dtype=dtype)
+        self._dtype = np.dtype(dtype)
+        # The tree holds float64 (exact for float32 boxes: one compiled version of each walk);
+        # the per-box functions get the candidates back in the boxes' dtype.
         (self._order, self._leaf_min, self._leaf_max, self._child_a, self._child_b,
-         self._node_min, self._node_max, self._depth) = _bvh.build(lo, hi)
+         self._node_min, self._node_max, self._depth) = _bvh.build(_work(lo), _work(hi))
         self._n = len(lo)
 
     def __len__(self) -> int:
@@ -136,7 +137,7 @@ class BoxTree:
     @property
     def dtype(self) -> np.dtype:
         """The boxes' float dtype."""
-        return self._leaf_min.dtype
+        return self._dtype
 
     def _tree(self) -> tuple:
         return (self._node_min, self._node_max, self._child_a, self._child_b, self._leaf_min,
@@ -232,15 +233,14 @@ class BoxTree:
         start_a = as_finite_points("start", start)
         end_a = as_finite_points("end", end)
         s, e = (x.reshape(-1, 3) for x in np.broadcast_arrays(start_a, end_a))
-        o = np.ascontiguousarray(s, dtype=np.float64)
-        d = np.ascontiguousarray(e, dtype=np.float64) - o
+        o = _work(s)
+        d = _work(e) - o
         m = len(o)
         offsets, pos = _bvh.collect_ray_candidates(
             *self._tree(), o, d, np.zeros(m), np.ones(m), np.full(m, np.inf), SLAB_REL,
             SLAB_ABS, 0.0, 0.0)
         query = np.repeat(np.arange(m), np.diff(offsets))
-        kind = np.asarray(classify_segment_aabb(s[query], e[query], self._leaf_min[pos],
-                                                self._leaf_max[pos]))
+        kind = np.asarray(classify_segment_aabb(s[query], e[query], *self._boxes(pos)))
         meets = kind != 0
         return SegmentPairs(*_sorted_pairs(query[meets], self._order[pos[meets]], kind[meets]))
 
@@ -259,13 +259,12 @@ class BoxTree:
                                         (("v0", v0), ("v1", v1), ("v2", v2))))
         a, b, c = (x.reshape(-1, 3) for x in corners)
         # the triangle's bounding box: min / max are exact, so the overlap test is too
-        q_min = np.ascontiguousarray(np.minimum(np.minimum(a, b), c), dtype=np.float64)
-        q_max = np.ascontiguousarray(np.maximum(np.maximum(a, b), c), dtype=np.float64)
+        q_min = _work(np.minimum(np.minimum(a, b), c))
+        q_max = _work(np.maximum(np.maximum(a, b), c))
         offsets, pos = _bvh.collect_box_candidates(*self._tree(), q_min, q_max)
         query = np.repeat(np.arange(len(a)), np.diff(offsets))
         overlaps = np.asarray(triangle_overlaps_aabb(a[query], b[query], c[query],
-                                                     self._leaf_min[pos], self._leaf_max[pos]),
-                              dtype=bool)
+                                                     *self._boxes(pos)), dtype=bool)
         return TrianglePairs(*_sorted_pairs(query[overlaps], self._order[pos[overlaps]]))
 
     # ------------------------------------------------------------------------------ helpers
@@ -288,13 +287,16 @@ class BoxTree:
         m = len(o_b)
         lo_b = np.broadcast_to(lo, lead).reshape(-1)
         hi_b = np.broadcast_to(hi, lead).reshape(-1)
-        out_type = compute_dtype(o, d, self._leaf_min)
+        out_type = compute_dtype(o, d, np.empty(0, self._dtype))
         return _Rays(lead, o_b, d_b, lo, hi, lo_b, hi_b,
-                     np.ascontiguousarray(o_b, dtype=np.float64),
-                     np.ascontiguousarray(d_b, dtype=np.float64),
-                     np.ascontiguousarray(np.broadcast_to(lo_b, (m,)), dtype=np.float64),
-                     np.ascontiguousarray(np.broadcast_to(hi_b, (m,)), dtype=np.float64),
+                     _work(o_b), _work(d_b), _work(lo_b), _work(hi_b),
                      out_type)
+
+    def _boxes(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The boxes at leaf positions ``pos``, in the boxes' dtype (float32 round-trips
+        through the tree's float64 exactly)."""
+        return (self._leaf_min[pos].astype(self._dtype, copy=False),
+                self._leaf_max[pos].astype(self._dtype, copy=False))
 
     def _answer_rays(self, rays: _Rays, ray: np.ndarray, pos: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -304,8 +306,7 @@ class BoxTree:
         t_lo = rays.t_min if rays.t_min.ndim == 0 else rays.t_min_rows[ray]
         t_hi = rays.t_max if rays.t_max.ndim == 0 else rays.t_max_rows[ray]
         hit, t_enter, t_exit = intersect_ray_aabb(
-            rays.origin[ray], rays.direction[ray], self._leaf_min[pos], self._leaf_max[pos],
-            t_lo, t_hi)
+            rays.origin[ray], rays.direction[ray], *self._boxes(pos), t_lo, t_hi)
         return np.asarray(hit), np.asarray(t_enter), np.asarray(t_exit)
 
 
@@ -322,6 +323,12 @@ class _Rays(NamedTuple):
     t_lo: np.ndarray
     t_hi: np.ndarray
     out_type: type  #: the per-box function's output dtype
+
+
+def _work(x: np.ndarray) -> np.ndarray:
+    """``x`` as a C-contiguous, writeable float64 array (copied only when it is not one):
+    the compiled walks then see one array type, so each is compiled once."""
+    return np.require(x, np.float64, ["C", "W"])
 
 
 def _sorted_pairs(query: np.ndarray, box: np.ndarray, *values: np.ndarray) -> tuple:
