@@ -310,7 +310,10 @@ def _segment_filter(sx, sy, sz, ex, ey, ez, cx, cy, cz, a00, a01, a02, a10, a11,
                     a22, h0, h1, h2):
     """``(code, doubt)``: the segment ``s, e`` against the OBB, code 0 NONE, 1 INTERSECT,
     2 INCLUDE, by separating axes in the box frame (the box's normals and the three box-axis x
-    segment axes), each margin against its bound."""
+    segment axes), each margin against its bound. A value that is not finite is doubt."""
+    total = sx + sy + sz + ex + ey + ez + cx + cy + cz + h0 + h1 + h2
+    if not total - total == 0.0:
+        return 0, True
     if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
         return 0, False
     s0, s1, s2, ps = _frame(sx, sy, sz, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
@@ -378,7 +381,11 @@ def _segment_filter(sx, sy, sz, ex, ey, ez, cx, cy, cz, a00, a01, a02, a10, a11,
 def _triangle_filter(v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, cx, cy, cz, a00, a01, a02,
                      a10, a11, a12, a20, a21, a22, h0, h1, h2):
     """``(overlap, doubt)``: the triangle against the OBB, by the thirteen separating axes in
-    the box frame with the vertices known within the frame error."""
+    the box frame with the vertices known within the frame error. A value that is not finite
+    is doubt."""
+    total = v0x + v0y + v0z + v1x + v1y + v1z + v2x + v2y + v2z + cx + cy + cz + h0 + h1 + h2
+    if not total - total == 0.0:
+        return False, True
     if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
         return False, False
     ax, ay, az, pa = _frame(v0x, v0y, v0z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
@@ -493,7 +500,13 @@ def _ray_filter(ox, oy, oz, dx, dy, dz, cx, cy, cz, a00, a01, a02, a10, a11, a12
 
     Entry and exit are decided with certified t bounds; for a sure hit, the planes that can be
     the entry and the exit are recomputed in double-double, so that ``t_enter`` and ``t_exit``
-    are within 1.5 ulp of the exact values (``t_min`` / ``t_max`` themselves where they win)."""
+    are within 1.5 ulp of the exact values (``t_min`` / ``t_max`` themselves where they win).
+    A value that is not valid (not finite, a zero direction, a NaN bound, ``t_min = +inf`` or
+    ``t_max = -inf``) is doubt."""
+    total = ox + oy + oz + dx + dy + dz + cx + cy + cz + h0 + h1 + h2
+    if not (total - total == 0.0 and (dx != 0.0 or dy != 0.0 or dz != 0.0)
+            and t_min < _INF and t_max > -_INF):
+        return False, _INF, _INF, True
     if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0 and t_min <= t_max):
         return False, _INF, _INF, False
     qx, qy, qz = ox - cx, oy - cy, oz - cz

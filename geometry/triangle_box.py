@@ -229,6 +229,8 @@ def _separating_axes(p0, p1, p2, lo_box, hi_box, dtype):
 
 # --- the kernel: float filter and exact pass -----------------------------------------------
 
+_INF = float("inf")
+
 
 @_jitable
 def _larger(a, b):
@@ -399,8 +401,13 @@ def _filter(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz):
     The box is first clamped to the triangle's bounding box (exact: max and min round nothing).
     The triangle lies in its bounding box, so it meets the box iff it meets the clamped box;
     this decides the box-normal axes exactly, rejects empty boxes (their infinities included),
-    and bounds every coordinate the axes use by the triangle's own.
+    and bounds every coordinate the axes use by the triangle's own. A value that is not valid
+    (a NaN, an infinite vertex, -inf in ``l`` or +inf in ``h``) is doubt.
     """
+    total = ax + ay + az + bx + by + bz + cx + cy + cz
+    if not (total - total == 0.0 and lx > -_INF and ly > -_INF and lz > -_INF and hx < _INF
+            and hy < _INF and hz < _INF):  # (a finite sum that overflows is doubt too)
+        return False, True
     t = ax if ax < bx else bx
     t = t if t < cx else cx
     lx = lx if lx > t else t

@@ -282,3 +282,32 @@ def test_compiled_filters_are_bit_identical_to_interpreted(name):
     for args in cases:
         want, got = _bits(kernel(*args)), _bits(compiled(*args))
         assert got == want, f"{name} {args}: compiled {got}, interpreted {want}"
+
+
+def test_values_that_are_not_valid_are_doubt():
+    """The engine checks values only where a filter doubts: NaN, forbidden infinities and a
+    zero direction must be doubt, never an answer (and never an exception)."""
+    nan, inf = math.nan, math.inf
+    box = (0.0, 0.0, 0.0, 1.0, 1.0, 1.0)
+    tri = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
+    for k, bad in [(0, nan), (4, inf), (8, -inf), (9, nan), (9, -inf), (14, inf), (12, nan)]:
+        args = list(tri + box)
+        args[k] = bad
+        assert triangle_box._filter(*args)[-1], f"triangle vs AABB with {bad} at {k}: doubt"
+    assert not triangle_box._filter(*tri, inf, inf, inf, -inf, -inf, -inf)[-1], "empty box"
+    frame = (0.5, 0.5, 0.5, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.5, 0.5, 0.5)
+    for k in range(6):
+        for bad in (nan, inf, -inf):
+            args = list(tri[:6] + frame)
+            args[k if k < 3 else 18 + k - 3] = bad
+            assert obb._segment_filter(*args)[-1], f"segment vs OBB with {bad}: doubt"
+            args = list(tri + frame)
+            args[k if k < 3 else 21 + k - 3] = bad
+            assert obb._triangle_filter(*args)[-1], f"triangle vs OBB with {bad}: doubt"
+    ray = (0.0, 0.0, 0.0, 1.0, 1.0, 1.0, *frame)
+    for k, bad in [(0, nan), (3, inf), (6, -inf), (20, nan), (21, nan), (21, inf), (22, nan),
+                   (22, -inf)]:
+        args = list(ray + (0.0, inf))
+        args[k] = bad
+        assert obb._ray_filter(*args)[-1], f"ray vs OBB with {bad} at {k}: doubt"
+    assert obb._ray_filter(0.0, 0.0, 0.0, 0.0, -0.0, 0.0, *frame, 0.0, inf)[-1], "zero direction"
