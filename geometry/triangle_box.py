@@ -39,7 +39,7 @@ else:
     def _jitable(fn):
         """Mark a helper of the filters: plain Python when called from Python, compiled with
         the filter that calls it by numba."""
-        return register_jitable(fn)
+        return register_jitable(error_model="numpy")(fn)
 
 
 def triangle_overlaps_aabb(
@@ -308,16 +308,17 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     unsure = not box_margin >= b2
 
     # scales: the largest coordinate and the largest edge component
-    big = _max_abs3(ax, ay, az)
-    big = _larger(big, _max_abs3(bx, by, bz))
-    big = _larger(big, _max_abs3(cx, cy, cz))
-    big = _larger(big, _max_abs3(lx, ly, lz))
-    big = _larger(big, _max_abs3(hx, hy, hz))
+    big = 0.0
+    for x in (ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz):
+        x = abs(x)
+        big = big if big > x else x
     e0x, e0y, e0z = bx - ax, by - ay, bz - az
     e1x, e1y, e1z = cx - bx, cy - by, cz - bz
     e2x, e2y, e2z = ax - cx, ay - cy, az - cz
-    edge = _larger(_max_abs3(e0x, e0y, e0z), _max_abs3(e1x, e1y, e1z))
-    edge = _larger(edge, _max_abs3(e2x, e2y, e2z))
+    edge = 0.0
+    for x in (e0x, e0y, e0z, e1x, e1y, e1z, e2x, e2y, e2z):
+        x = abs(x)
+        edge = edge if edge > x else x
     # out of range, products may overflow: then no axis below may answer
     in_range = FILTER_SCALE_MIN <= edge and big <= FILTER_SCALE_MAX
     unsure = unsure | (not in_range)
@@ -325,46 +326,111 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     slope = FILTER_UNIT * edge + err
     bound = TRIANGLE_EDGE_BOUND * slope * big
     # the nine box-axis x edge axes: e_x x f = (0, -f_z, f_y), e_y x f = (f_z, 0, -f_x),
-    # e_z x f = (-f_y, f_x, 0) for the edges f = b - a, c - b, a - c, each with a vertex of
-    # its own and the opposite one: (a, c), (b, a), (c, b). The margin (as the bound) is
-    # positive for a zero axis, when that is exact.
-    keep = not zero_axes_exact
-    margin = _edge_axis_margin(-e0z, e0y, ay, az, cy, cz, ly, lz, hy, hz)
-    if keep or e0z != 0.0 or e0y != 0.0:
-        separated = separated | (margin < -bound)
-        unsure = unsure | (not margin >= bound)
-    margin = _edge_axis_margin(e0z, -e0x, ax, az, cx, cz, lx, lz, hx, hz)
-    if keep or e0z != 0.0 or e0x != 0.0:
-        separated = separated | (margin < -bound)
-        unsure = unsure | (not margin >= bound)
-    margin = _edge_axis_margin(-e0y, e0x, ax, ay, cx, cy, lx, ly, hx, hy)
-    if keep or e0y != 0.0 or e0x != 0.0:
-        separated = separated | (margin < -bound)
-        unsure = unsure | (not margin >= bound)
-    margin = _edge_axis_margin(-e1z, e1y, by, bz, ay, az, ly, lz, hy, hz)
-    if keep or e1z != 0.0 or e1y != 0.0:
-        separated = separated | (margin < -bound)
-        unsure = unsure | (not margin >= bound)
-    margin = _edge_axis_margin(e1z, -e1x, bx, bz, ax, az, lx, lz, hx, hz)
-    if keep or e1z != 0.0 or e1x != 0.0:
-        separated = separated | (margin < -bound)
-        unsure = unsure | (not margin >= bound)
-    margin = _edge_axis_margin(-e1y, e1x, bx, by, ax, ay, lx, ly, hx, hy)
-    if keep or e1y != 0.0 or e1x != 0.0:
-        separated = separated | (margin < -bound)
-        unsure = unsure | (not margin >= bound)
-    margin = _edge_axis_margin(-e2z, e2y, cy, cz, by, bz, ly, lz, hy, hz)
-    if keep or e2z != 0.0 or e2y != 0.0:
-        separated = separated | (margin < -bound)
-        unsure = unsure | (not margin >= bound)
-    margin = _edge_axis_margin(e2z, -e2x, cx, cz, bx, bz, lx, lz, hx, hz)
-    if keep or e2z != 0.0 or e2x != 0.0:
-        separated = separated | (margin < -bound)
-        unsure = unsure | (not margin >= bound)
-    margin = _edge_axis_margin(-e2y, e2x, cx, cy, bx, by, lx, ly, hx, hy)
-    if keep or e2y != 0.0 or e2x != 0.0:
-        separated = separated | (margin < -bound)
-        unsure = unsure | (not margin >= bound)
+    # e_z x f = (-f_y, f_x, 0) for the edges f = b - a, c - b, a - c, each with a vertex of its
+    # own and the opposite one: (a, c), (b, a), (c, b). Per axis, the triangle projects to
+    # [min, max] of those two vertices' projections p, q and the box to [low, high] (its near
+    # and far corners by the signs of the axis); the margin is negative iff the axis separates.
+    # With exact vertices a zero axis is zero exactly and skipped (``live``).
+    exact_zeros = zero_axes_exact
+    a1, a2 = -e0z, e0y
+    p = a1 * ay + a2 * az
+    q = a1 * cy + a2 * cz
+    low = (a1 * ly if a1 >= 0.0 else a1 * hy) + (a2 * lz if a2 >= 0.0 else a2 * hz)
+    high = (a1 * hy if a1 >= 0.0 else a1 * ly) + (a2 * hz if a2 >= 0.0 else a2 * lz)
+    m = (p if p > q else q) - low
+    m2 = high - (q if p > q else p)
+    m = m if m < m2 else m2
+    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
+    separated = separated | (live & (m < -bound))
+    unsure = unsure | (live & (not m >= bound))
+    a1, a2 = e0z, -e0x
+    p = a1 * ax + a2 * az
+    q = a1 * cx + a2 * cz
+    low = (a1 * lx if a1 >= 0.0 else a1 * hx) + (a2 * lz if a2 >= 0.0 else a2 * hz)
+    high = (a1 * hx if a1 >= 0.0 else a1 * lx) + (a2 * hz if a2 >= 0.0 else a2 * lz)
+    m = (p if p > q else q) - low
+    m2 = high - (q if p > q else p)
+    m = m if m < m2 else m2
+    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
+    separated = separated | (live & (m < -bound))
+    unsure = unsure | (live & (not m >= bound))
+    a1, a2 = -e0y, e0x
+    p = a1 * ax + a2 * ay
+    q = a1 * cx + a2 * cy
+    low = (a1 * lx if a1 >= 0.0 else a1 * hx) + (a2 * ly if a2 >= 0.0 else a2 * hy)
+    high = (a1 * hx if a1 >= 0.0 else a1 * lx) + (a2 * hy if a2 >= 0.0 else a2 * ly)
+    m = (p if p > q else q) - low
+    m2 = high - (q if p > q else p)
+    m = m if m < m2 else m2
+    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
+    separated = separated | (live & (m < -bound))
+    unsure = unsure | (live & (not m >= bound))
+    a1, a2 = -e1z, e1y
+    p = a1 * by + a2 * bz
+    q = a1 * ay + a2 * az
+    low = (a1 * ly if a1 >= 0.0 else a1 * hy) + (a2 * lz if a2 >= 0.0 else a2 * hz)
+    high = (a1 * hy if a1 >= 0.0 else a1 * ly) + (a2 * hz if a2 >= 0.0 else a2 * lz)
+    m = (p if p > q else q) - low
+    m2 = high - (q if p > q else p)
+    m = m if m < m2 else m2
+    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
+    separated = separated | (live & (m < -bound))
+    unsure = unsure | (live & (not m >= bound))
+    a1, a2 = e1z, -e1x
+    p = a1 * bx + a2 * bz
+    q = a1 * ax + a2 * az
+    low = (a1 * lx if a1 >= 0.0 else a1 * hx) + (a2 * lz if a2 >= 0.0 else a2 * hz)
+    high = (a1 * hx if a1 >= 0.0 else a1 * lx) + (a2 * hz if a2 >= 0.0 else a2 * lz)
+    m = (p if p > q else q) - low
+    m2 = high - (q if p > q else p)
+    m = m if m < m2 else m2
+    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
+    separated = separated | (live & (m < -bound))
+    unsure = unsure | (live & (not m >= bound))
+    a1, a2 = -e1y, e1x
+    p = a1 * bx + a2 * by
+    q = a1 * ax + a2 * ay
+    low = (a1 * lx if a1 >= 0.0 else a1 * hx) + (a2 * ly if a2 >= 0.0 else a2 * hy)
+    high = (a1 * hx if a1 >= 0.0 else a1 * lx) + (a2 * hy if a2 >= 0.0 else a2 * ly)
+    m = (p if p > q else q) - low
+    m2 = high - (q if p > q else p)
+    m = m if m < m2 else m2
+    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
+    separated = separated | (live & (m < -bound))
+    unsure = unsure | (live & (not m >= bound))
+    a1, a2 = -e2z, e2y
+    p = a1 * cy + a2 * cz
+    q = a1 * by + a2 * bz
+    low = (a1 * ly if a1 >= 0.0 else a1 * hy) + (a2 * lz if a2 >= 0.0 else a2 * hz)
+    high = (a1 * hy if a1 >= 0.0 else a1 * ly) + (a2 * hz if a2 >= 0.0 else a2 * lz)
+    m = (p if p > q else q) - low
+    m2 = high - (q if p > q else p)
+    m = m if m < m2 else m2
+    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
+    separated = separated | (live & (m < -bound))
+    unsure = unsure | (live & (not m >= bound))
+    a1, a2 = e2z, -e2x
+    p = a1 * cx + a2 * cz
+    q = a1 * bx + a2 * bz
+    low = (a1 * lx if a1 >= 0.0 else a1 * hx) + (a2 * lz if a2 >= 0.0 else a2 * hz)
+    high = (a1 * hx if a1 >= 0.0 else a1 * lx) + (a2 * hz if a2 >= 0.0 else a2 * lz)
+    m = (p if p > q else q) - low
+    m2 = high - (q if p > q else p)
+    m = m if m < m2 else m2
+    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
+    separated = separated | (live & (m < -bound))
+    unsure = unsure | (live & (not m >= bound))
+    a1, a2 = -e2y, e2x
+    p = a1 * cx + a2 * cy
+    q = a1 * bx + a2 * by
+    low = (a1 * lx if a1 >= 0.0 else a1 * hx) + (a2 * ly if a2 >= 0.0 else a2 * hy)
+    high = (a1 * hx if a1 >= 0.0 else a1 * lx) + (a2 * hy if a2 >= 0.0 else a2 * ly)
+    m = (p if p > q else q) - low
+    m2 = high - (q if p > q else p)
+    m = m if m < m2 else m2
+    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
+    separated = separated | (live & (m < -bound))
+    unsure = unsure | (live & (not m >= bound))
     # the triangle's normal: the triangle projects to the single value n . a
     nx = e0y * e1z - e0z * e1y
     ny = e0z * e1x - e0x * e1z
