@@ -17,6 +17,20 @@ ORTHONORMAL_ATOL = 1e-6
 #: The unit of rounding (half an ulp of 1) of each compute dtype.
 UNIT_ROUNDOFF = {np.float64: 2.0**-53, np.float32: 2.0**-24}
 
+#: The slab filters (segment_box, ray_box): a slab parameter ``t = (plane - o) * (1 / d)``
+#: takes three roundings (the difference, the reciprocal, the product), so it is within
+#: ``3.0000001 u |t|`` of the exact one (u = 2**-53), plus 2**-1075 where the product underflows.
+#: max / min keep that bound, so ``exit - entry`` (also rounded) decides its sign for sure once
+#: ``|exit - entry| > SLAB_RELATIVE (|entry| + |exit|) + SLAB_ABSOLUTE``. 2**-50 is 8u: 2.6x the
+#: bound, so the rounding of the bound itself needs no care; the absolute part is 16x.
+SLAB_RELATIVE = 2.0**-50
+SLAB_ABSOLUTE = 2.0**-1070
+
+#: The slab filters trust ``1 / d`` only for ``RECIPROCAL_MIN <= |d| <= RECIPROCAL_MAX``: below,
+#: the reciprocal overflows; above, it is subnormal and loses relative precision.
+RECIPROCAL_MIN = 2.0**-1021
+RECIPROCAL_MAX = 2.0**1021
+
 #: Segment vs box: ``|exit - entry|`` at most this is a near-tie. A slab quotient takes three
 #: roundings (two subtractions, a division), so exit - entry errs by at most 12 units of
 #: rounding where the two can decide a hit (both within [-2, 2]): 2**-49.4 in float64,
