@@ -40,7 +40,6 @@ import pyrr
 from pyrr.geometric_tests import ray_intersect_aabb
 
 import geometry
-from geometry import _output_pool
 
 SEED = 20240531
 DEFAULT_SIZES = (10**4, 10**5, 10**6, 10**7)
@@ -216,9 +215,6 @@ def median_seconds(call: Callable[[], object], repeat: int) -> float:
 def peak_extra_bytes(call: Callable[[], object]) -> tuple[int, object]:
     """Peak memory allocated during one call (tracemalloc), and the call's result."""
     gc.collect()
-    # Outputs of earlier calls wait in the library's pool for reuse; emptied, so that this
-    # call's outputs are counted as the fresh allocation a first call makes.
-    _output_pool.clear()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]

@@ -1,18 +1,20 @@
-"""slablab's geometry: exact, vectorised segment / ray / triangle vs box intersection tests.
+"""slablab's geometry: exact segment / ray / triangle vs box intersection tests.
 
-Pure numpy (pyrr's matrix convention); nothing here imports OpenGL. Every query takes one item,
-shape (3,), or many, shape (N, 3), broadcast over leading dimensions, and runs as whole-array
-numpy code in cache-sized chunks (for one segment or ray against many boxes, a compiled loop
-when the optional numba is installed: see ``set_jit``). ``shared/SEMANTICS.md`` in the project
-is the contract; the docstrings restate it per function.
+numpy and numba only; nothing here imports OpenGL. Each query is one float64 filter that
+returns its answer and whether rounding could have changed it, plus an exact pass (integer
+arithmetic on the floats' exact values) for the doubtful items: answers are exact for the
+floats given, at every magnitude. One engine (``_engine``) validates the arguments, broadcasts
+them over leading dimensions (one item: shape (3,), many: (N, 3)), runs the filter in CPython
+for one item and in a compiled numba loop for many (``set_jit``, ``set_num_threads``), and
+writes into caller-owned ``out=`` arrays when given. ``shared/SEMANTICS.md`` in the project is
+the contract; the docstrings restate it per function.
 
 >>> from geometry import classify_segment_aabb, IntersectionType
 >>> classify_segment_aabb([-1, 0.5, 0.5], [2, 0.5, 0.5], [0, 0, 0], [1, 1, 1])
 <IntersectionType.INTERSECT: 1>
 """
 
-from ._batch import get_num_threads, set_num_threads
-from ._jit import get_jit, set_jit
+from ._engine import get_jit, get_num_threads, set_jit, set_num_threads
 from .aabb import AABB
 from .box_tree import BoxTree
 from .obb import OBB, classify_segment_obb, intersect_ray_obb, triangle_overlaps_obb

@@ -20,17 +20,17 @@ from typing import Callable
 
 import numpy as np
 
+from ._engine import get_num_threads
+
 __all__ = [
     "Single",
     "broadcast_items",
     "broadcast_leading",
     "chunk_size",
     "constant",
-    "get_num_threads",
     "out_dtype",
     "rows",
     "run_chunked",
-    "set_num_threads",
     "sort_pair",
     "sum_is_finite",
 ]
@@ -48,28 +48,7 @@ def chunk_size(dtype) -> int:
     return CHUNK * 8 // np.dtype(dtype).itemsize
 
 
-#: One thread by default: on the 2-core machines this project runs on, two threads measured
-#: slower than one at 10^6 boxes. The cores are real (long ufunc calls run twice as fast on two
-#: threads), but a chunk is some 30 short calls and every one hands the GIL back and forth;
-#: and the app's llvmpipe wants the CPU.
-_threads = 1
 _pool: ThreadPoolExecutor | None = None
-
-
-def set_num_threads(n: int) -> None:
-    """Use up to ``n`` threads for large batches (1 disables threading). Results never change."""
-    global _threads, _pool
-    if int(n) < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
-    if int(n) != _threads and _pool is not None:
-        _pool.shutdown(wait=True)
-        _pool = None
-    _threads = int(n)
-
-
-def get_num_threads() -> int:
-    """The number of threads large batches use (see :func:`set_num_threads`)."""
-    return _threads
 
 
 def broadcast_leading(shapes: dict[str, tuple], item_dims: dict[str, int]) -> tuple[int, ...]:
@@ -197,12 +176,9 @@ def sum_is_finite(x: np.ndarray) -> bool:
     """True if the sum of ``x`` is finite, which proves every element finite (a NaN or an
     infinity survives any summation order); an overflowing sum only fails the proof.
 
-    A contiguous block is summed as a BLAS dot product with ones: ~2.5x faster than
-    ``np.add.reduce``, whose pairwise summation is not vectorised as well.
+    One-thread ``np.add.reduce``: a BLAS dot product would be faster alone, but spawns
+    threads that stall under load.
     """
-    if x.flags.c_contiguous and x.dtype in (np.float32, np.float64):
-        flat = x.reshape(-1)  # BLAS raises no floating-point flags: no errstate needed
-        return bool(np.isfinite(np.dot(flat, constant(1.0, flat.size, flat.dtype))))
     with np.errstate(over="ignore", invalid="ignore"):
         return bool(np.isfinite(np.add.reduce(x, axis=None)))
 
@@ -296,10 +272,11 @@ def run_chunked(
             kernel(*chunk_items, *(o[lo:hi] for o in outs))
 
     starts = range(0, m, chunk)
-    if _threads > 1 and len(starts) >= 4:
+    threads = get_num_threads()
+    if threads > 1 and len(starts) >= 4:
         global _pool
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=_threads, thread_name_prefix="slablab")
+        if _pool is None or _pool._max_workers != threads:
+            _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="slablab")
         # list() re-raises a worker's exception here, in the caller's thread.
         list(_pool.map(one, starts))
     else:

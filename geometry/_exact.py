@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["classify_segment_rational", "dyadic_grid_exact", "exact_meets", "rational",
+__all__ = ["scaled", "classify_segment_rational", "dyadic_grid_exact", "exact_meets", "rational",
            "ray_hit_rational", "to_frame_rational", "triangle_overlaps_rational", "two_sum"]
 
 _SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's splitter for float64
@@ -30,6 +30,18 @@ _NO_UNDERFLOW = 2.0**-969  # |x * y| at least this: the product's error is a nor
 #: arrays) and a column in ``Fraction`` ~40 us, so below ~7 columns the rationals are cheaper
 #: whatever the data (the certificate pays off for many near-ties, as on integer grids).
 FEW = 6
+
+
+def scaled(*xs: float) -> tuple[int, list[int]]:
+    """``(unit, values)``: finite floats as integers on one scale, ``x == value / unit`` exactly.
+
+    ``unit`` is the largest denominator among the floats' exact ratios (a power of two), so
+    integer data stay small integers; sums, differences and products of the values are exact,
+    and the common scale cancels in every ratio compared.
+    """
+    ratios = [x.as_integer_ratio() for x in xs]
+    top = max(d for _, d in ratios).bit_length()
+    return 1 << (top - 1), [n << (top - d.bit_length()) for n, d in ratios]
 
 
 def two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

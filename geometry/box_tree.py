@@ -10,7 +10,7 @@ t values are exactly theirs, bit for bit.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -288,7 +288,10 @@ class BoxTree:
         lo_b = np.broadcast_to(lo, lead).reshape(-1)
         hi_b = np.broadcast_to(hi, lead).reshape(-1)
         out_type = compute_dtype(o, d, np.empty(0, self._dtype))
-        return _Rays(lead, o_b, d_b, lo, hi, lo_b, hi_b,
+        # a scalar bound goes to the per-box function as the caller gave it (a Python float
+        # and a float64 array differ in the output dtype they allow)
+        return _Rays(lead, o_b, d_b, t_min if lo.ndim == 0 else lo, t_max if hi.ndim == 0 else hi,
+                     lo_b, hi_b,
                      _work(o_b), _work(d_b), _work(lo_b), _work(hi_b),
                      out_type)
 
@@ -302,9 +305,8 @@ class BoxTree:
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``intersect_ray_aabb`` on candidate pairs (ray index, leaf position):
         ``(hit, t_enter, t_exit)``."""
-        # the t bounds as the caller gave them: a scalar stays a scalar (its dtype counts)
-        t_lo = rays.t_min if rays.t_min.ndim == 0 else rays.t_min_rows[ray]
-        t_hi = rays.t_max if rays.t_max.ndim == 0 else rays.t_max_rows[ray]
+        t_lo = rays.t_min if np.ndim(rays.t_min) == 0 else rays.t_min_rows[ray]
+        t_hi = rays.t_max if np.ndim(rays.t_max) == 0 else rays.t_max_rows[ray]
         hit, t_enter, t_exit = intersect_ray_aabb(
             rays.origin[ray], rays.direction[ray], *self._boxes(pos), t_lo, t_hi)
         return np.asarray(hit), np.asarray(t_enter), np.asarray(t_exit)
@@ -314,8 +316,8 @@ class _Rays(NamedTuple):
     lead: tuple  #: the broadcast leading shape
     origin: np.ndarray  #: (M, 3) as given (the public function's input)
     direction: np.ndarray
-    t_min: np.ndarray  #: as given
-    t_max: np.ndarray
+    t_min: Any  #: as given when a scalar, else the validated array
+    t_max: Any
     t_min_rows: np.ndarray  #: (M,) views, as given
     t_max_rows: np.ndarray
     o: np.ndarray  #: (M, 3) float64 copies for the traversal

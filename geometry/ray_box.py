@@ -1,37 +1,118 @@
 """Ray vs axis-aligned box: hit, entry and exit parameters (the slab method).
 
-References: Kay & Kajiya, SIGGRAPH 1986; Williams, Barrus, Morley & Shirley, JGT 2004.
+The ray ``origin + t direction``, t in [t_min, t_max], meets the box on the intersection of that
+range with the three slabs' parameter intervals (Kay & Kajiya 1986; Williams et al. 2004).
+``_filter`` computes it in float64 with a certified error bound (``_tolerances.SLAB_RELATIVE``),
+``_exact`` in integers for the rest; exact t values are rounded once by the engine.
 """
 
 from __future__ import annotations
 
-from functools import partial
+import math
+from fractions import Fraction
+from typing import Optional, Sequence, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from . import _jit
-from ._batch import (Flagged, Single, broadcast_items, chunk_size, constant, rows, run_chunked,
-                     scalar, scratch, take)
-from ._exact import exact_meets
-from ._output_pool import empty_bytes
-from ._slab import SharedLine, shared_line, slab_interval
-from ._tolerances import RAY_NEAR_TIE, UNDERFLOW_SLACK
-from ._validate import as_boxes, as_finite_points, as_scalars, check_nonzero_direction, compute_dtype
+from ._engine import BOOL, BOX_MAX, BOX_MIN, DIRECTION, POINT, T, T_MAX, T_MIN, Query
+from ._exact import scaled
+from ._tolerances import RECIPROCAL_MAX, SLAB_ABSOLUTE, SLAB_RELATIVE
+from ._validate import as_finite_points, as_scalars, check_nonzero_direction
 from .results import RayHit
 
 __all__ = ["intersect_ray_aabb", "intersect_checked", "ray_arguments"]
 
+_INF = math.inf
+_MISS = (False, _INF, _INF)
 
-def ray_arguments(origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike, t_max: ArrayLike):
-    """Validate a ray's arguments (shared with the OBB query); return them as float arrays."""
-    origin = as_finite_points("origin", origin)
-    direction = as_finite_points("direction", direction)
-    check_nonzero_direction("direction", direction)
-    t_min = as_scalars("t_min", t_min, allow="-")
-    t_max = as_scalars("t_max", t_max, allow="+")
-    return origin, direction, t_min, t_max
+
+def _filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, lx: float,
+            ly: float, lz: float, hx: float, hy: float, hz: float, t_min: float,
+            t_max: float) -> tuple[bool, float, float, bool]:
+    """``(hit, t_enter, t_exit, doubt)`` of one ray against one box, in float64.
+
+    Per axis, the ray's parameters on the slab's planes are ``(plane - o) * (1 / d)``, the near
+    one first; a ray parallel to the slab is in it for every t (-inf, inf) or misses the box.
+    ``t_enter = max(t_min, near)``, ``t_exit = min(t_max, far)``: a hit iff ``t_exit - t_enter
+    >= 0``, sure unless within the certified band. On a miss both t are +inf. Doubt also for a
+    non-finite value (bad input, the empty-box infinities, an overflowing difference), a NaN or
+    forbidden infinite t bound, a zero direction and a subnormal reciprocal.
+    """
+    ax, bx, ay, by, az, bz = lx - ox, hx - ox, ly - oy, hy - oy, lz - oz, hz - oz
+    rx = 1.0 / (dx if dx != 0.0 else 1.0)
+    ry = 1.0 / (dy if dy != 0.0 else 1.0)
+    rz = 1.0 / (dz if dz != 0.0 else 1.0)
+    # a sum of the differences, directions and reciprocals is finite iff they all are (or it
+    # overflowed: doubt either way); each input enters one of them
+    total = ax + bx + ay + by + az + bz + dx + dy + dz + rx + ry + rz
+    bad = (not total - total == 0.0) | (abs(dx) > RECIPROCAL_MAX) | (abs(dy) > RECIPROCAL_MAX) \
+        | (abs(dz) > RECIPROCAL_MAX) | ((dx == 0.0) & (dy == 0.0) & (dz == 0.0)) \
+        | (not t_min < _INF) | (not t_max > -_INF)
+
+    qa, qb = ax * rx, bx * rx
+    parallel_miss = (dx == 0.0) & ((ax > 0.0) | (bx < 0.0))
+    near_x = qa if dx > 0.0 else (qb if dx < 0.0 else -_INF)
+    far_x = qb if dx > 0.0 else (qa if dx < 0.0 else _INF)
+    qa, qb = ay * ry, by * ry
+    parallel_miss |= (dy == 0.0) & ((ay > 0.0) | (by < 0.0))
+    near_y = qa if dy > 0.0 else (qb if dy < 0.0 else -_INF)
+    far_y = qb if dy > 0.0 else (qa if dy < 0.0 else _INF)
+    qa, qb = az * rz, bz * rz
+    parallel_miss |= (dz == 0.0) & ((az > 0.0) | (bz < 0.0))
+    near_z = qa if dz > 0.0 else (qb if dz < 0.0 else -_INF)
+    far_z = qb if dz > 0.0 else (qa if dz < 0.0 else _INF)
+
+    enter = near_x if near_x > t_min else t_min
+    enter = near_y if near_y > enter else enter
+    enter = near_z if near_z > enter else enter
+    leave = far_x if far_x < t_max else t_max
+    leave = far_y if far_y < leave else leave
+    leave = far_z if far_z < leave else leave
+    gap = leave - enter
+    sure = abs(gap) > SLAB_RELATIVE * (abs(enter) + abs(leave)) + SLAB_ABSOLUTE
+    hit = (gap >= 0.0) & (not parallel_miss)
+    return (hit, enter if hit else _INF, leave if hit else _INF,
+            bad | (not (parallel_miss | sure)))
+
+
+def _exact(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, lx: float,
+           ly: float, lz: float, hx: float, hy: float, hz: float, t_min: float,
+           t_max: float) -> tuple[bool, Union[Fraction, float], Union[Fraction, float]]:
+    """``(hit, t_enter, t_exit)`` of one ray against one box, exactly: t values as Fractions,
+    +inf on a miss (any finite floats; the empty-box infinities and infinite t bounds allowed).
+    Per axis the slab's parameter interval is a ratio of exact integers (``_exact.scaled``)."""
+    o, d, lo, hi = (ox, oy, oz), (dx, dy, dz), (lx, ly, lz), (hx, hy, hz)
+    if lx > hx or ly > hy or lz > hz or t_min > t_max:
+        return _MISS
+    bounds = [t for t in (t_min, t_max) if abs(t) != _INF]
+    unit, v = scaled(*o, *d, *lo, *hi, *bounds)  # x == v / unit
+    enter = None if t_min == -_INF else (v[12], unit)
+    leave = None if t_max == _INF else (v[-1], unit)
+    for i in range(3):
+        if d[i] == 0.0:
+            if not lo[i] <= o[i] <= hi[i]:
+                return _MISS
+            continue
+        o_i, d_i = v[i], v[3 + i]
+        a, b = v[6 + i] - o_i, v[9 + i] - o_i  # t in [a / d, b / d] for d > 0
+        if d_i < 0:
+            a, b, d_i = -b, -a, -d_i
+        if enter is None or a * enter[1] > enter[0] * d_i:
+            enter = (a, d_i)
+        if leave is None or b * leave[1] < leave[0] * d_i:
+            leave = (b, d_i)
+    assert enter is not None and leave is not None  # the direction is not zero
+    if enter[0] * leave[1] > leave[0] * enter[1]:
+        return _MISS
+    return True, Fraction(*enter), Fraction(*leave)
+
+
+_QUERY = Query(_filter, _exact,
+               args=[("origin", POINT), ("direction", DIRECTION), ("box_min", BOX_MIN),
+                     ("box_max", BOX_MAX), ("t_min", T_MIN), ("t_max", T_MAX)],
+               outputs=[BOOL, T, T])
 
 
 @dask_aware
@@ -41,7 +122,9 @@ def intersect_ray_aabb(
     box_min: ArrayLike,
     box_max: ArrayLike,
     t_min: ArrayLike = 0.0,
-    t_max: ArrayLike = np.inf,
+    t_max: ArrayLike = _INF,
+    *,
+    out: Optional[Sequence[np.ndarray]] = None,
 ) -> RayHit:
     """Intersect each ray with each closed box: ``(hit, t_enter, t_exit)``.
 
@@ -54,11 +137,10 @@ def intersect_ray_aabb(
 
     Boundary cases: direction components may be +0.0 or -0.0 and the origin may lie exactly on a
     slab plane; the answer follows the closed-box definition and is never NaN. An empty box
-    (``min > max`` on an axis, e.g. ``AABB.empty()``) is always a miss, and so is ``t_min > t_max``.
-    ``hit`` is exact for every finite input: where rounded quotients of two axes, or a quotient
-    and ``t_min`` / ``t_max``, are within a few ulps (a ray through or grazing an edge or a
-    corner), it is decided by exact comparisons of products instead. ``t_enter`` and ``t_exit``
-    are the rounded quotients ``(plane - origin) / direction``.
+    (``min > max`` on an axis, e.g. ``AABB.empty()``) is always a miss, and so is ``t_min >
+    t_max``. ``hit`` is exact for the floats given, at every magnitude (a float filter with a
+    certified error bound, exact integer arithmetic where it is in doubt); ``t_enter`` and
+    ``t_exit`` are within 2 ulps of the exact parameters (Williams et al. 2004).
 
     Parameters
     ----------
@@ -68,126 +150,36 @@ def intersect_ray_aabb(
         The boxes' corners (``+inf`` / ``-inf`` as in ``AABB.empty()`` mean an empty box).
     t_min, t_max : float or (N,) array_like
         The parameter range of the ray; ``t_min`` may be ``-inf`` (a line), ``t_max`` ``+inf``.
+        A Python float bound is used as given, also against float32 data.
+    out : (hit, t_enter, t_exit) ndarrays, optional
+        Written with the results and returned as the RayHit (bool, then the float dtype).
 
     Returns
     -------
     RayHit
-        Python ``bool`` / ``float`` for one ray and one box, else (N,) arrays: ``bool`` hits and
-        ``float64`` parameters (``float32`` when every array argument is float32). The three
-        arrays are views of one buffer (fewer page faults), so any one keeps all three alive.
+        Python ``bool`` / ``float`` for one ray and one box, else arrays over the broadcast
+        leading shape: ``bool`` hits and ``float64`` parameters (``float32`` when every array
+        argument is float32).
 
     Raises
     ------
     ValueError
         For a non-finite coordinate, NaN in ``t_min`` / ``t_max``, a zero direction, a shape that
-        is not (..., 3), or shapes that do not broadcast; the message names the argument.
+        is not (..., 3), shapes that do not broadcast, or an integer float64 cannot hold
+        exactly; the message names the argument.
     """
-    origin, direction, t_min, t_max = ray_arguments(origin, direction, t_min, t_max)
-    box_min, box_max = as_boxes("box_min", box_min, "box_max", box_max)
-    return intersect_checked(origin, direction, box_min, box_max, t_min, t_max)
+    return RayHit._make(_QUERY(origin, direction, box_min, box_max, t_min, t_max, out=out))
 
 
-def intersect_checked(origin, direction, box_min, box_max, t_min, t_max) -> RayHit:
-    """:func:`intersect_ray_aabb` on arguments already validated (float arrays)."""
-    dtype = compute_dtype(origin, direction, box_min, box_max)
-    lead, items = broadcast_items(
-        {"origin": origin, "direction": direction, "box_min": box_min, "box_max": box_max},
-        dtype,
-        scalars={"t_min": t_min, "t_max": t_max},
-    )
-    m = int(np.prod(lead, dtype=np.int64))
-    hit, t_enter, t_exit = _outputs(m, dtype)
-    doubt = Flagged()
-    kernel = _intersect_chunk
-    if isinstance(items[0], Single) and isinstance(items[1], Single):
-        kernel = partial(_intersect_chunk, line=shared_line(rows(items[0], dtype),
-                                                            rows(items[1], dtype)))
-    run_chunked(kernel, m, items, [hit, t_enter, t_exit, doubt],
-                boxes=(2, "box_min", 3, "box_max"), kernel_checks_boxes=True,
-                chunk=chunk_size(dtype))
-    # The items the kernel could not decide by its rounded quotients, all at once (one exact
-    # pass per call, not per chunk); their t values are the kernel's, +inf on an exact miss.
-    idx = doubt.indices()
-    if idx.size:
-        o, d, lo, hi = (np.ascontiguousarray(take(x, idx).T) for x in items[:4])
-        t_lo, t_hi = (take(x, idx, point=False) for x in items[4:])
-        exact = exact_meets(o, d, np.zeros_like(d), lo, hi, t_lo, t_hi)
-        hit[idx] = exact
-        t_enter[idx[~exact]] = np.inf
-        t_exit[idx[~exact]] = np.inf
-    if lead == ():
-        return RayHit(bool(hit[0]), float(t_enter[0]), float(t_exit[0]))
-    return RayHit(hit.reshape(lead), t_enter.reshape(lead), t_exit.reshape(lead))
+def ray_arguments(origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike, t_max: ArrayLike):
+    """Validated ray arguments as float arrays, for ``obb.py`` (until it runs on the engine)."""
+    origin = as_finite_points("origin", origin)
+    direction = as_finite_points("direction", direction)
+    check_nonzero_direction("direction", direction)
+    t_min = as_scalars("t_min", t_min, allow="-")
+    t_max = as_scalars("t_max", t_max, allow="+")
+    return origin, direction, t_min, t_max
 
 
-def _outputs(m: int, dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(hit, t_enter, t_exit)``, uninitialised, as views of one buffer.
-
-    A fresh large array comes as fresh pages, and on a virtual machine a page fault costs
-    microseconds: numpy advises huge pages only for buffers of 4 MiB and more, so three separate
-    outputs of 10^6 float32 items (1 + 4 + 4 MB) took ~3 ms of faults, more than the whole
-    computation. One buffer of their total size gets the advice, and comes from the output
-    pool (:mod:`._output_pool`), which reuses it once no array refers to it. The price: the
-    three arrays keep each other's memory alive."""
-    size = np.dtype(dtype).itemsize * m
-    block = empty_bytes(2 * size + m)  # the float parts first: aligned
-    return block[2 * size:].view(bool), block[:size].view(dtype), block[size:2 * size].view(dtype)
-
-
-def _intersect_chunk(origin, direction, box_min, box_max, t_min, t_max, hit, t_enter, t_exit,
-                     doubt_out, check=None, line: SharedLine | None = None) -> None:
-    """Kernel: write one chunk's hits and clamped parameter intervals (``check``: see
-    ``run_chunked(kernel_checks_boxes=True)``; ``line``: the ray, when every item shares it)."""
-    dtype = t_enter.dtype.type
-    if (isinstance(t_min, Single) and isinstance(t_max, Single)
-            and _jit.usable(line, dtype, box_min, box_max)):
-        sure = scratch("sure", hit.shape, bool)
-        unsure = _jit.ray_pass(line, box_min, box_max, t_min[0], t_max[0], 3 * RAY_NEAR_TIE[dtype],
-                               UNDERFLOW_SLACK[dtype], hit, t_enter, t_exit, sure)
-        if unsure >= 0:
-            if unsure:
-                doubt_out.add_unless(sure)
-            return
-        # a coordinate is not finite: the numpy kernel below validates the chunk
-    if line is None:
-        o, d = rows(origin, dtype), rows(direction, dtype)
-    else:
-        o, d = line.o, line.d
-    with np.errstate(over="ignore", under="ignore"):  # see slab_interval
-        # written straight into this chunk's output slices, then clamped there
-        slab_interval(o, d, box_min, box_max, dtype, check, line=line, out=(t_enter, t_exit))
-    _clamp(np.maximum, t_enter, scalar(t_min))
-    _clamp(np.minimum, t_exit, scalar(t_max))
-    # t_enter and t_exit are rounded quotients of different axes (or a quotient and t_min /
-    # t_max): where they are within a few ulps of each other the rounded comparison may differ
-    # from the exact one, and an empty box can pass only with entry == exit. Those boxes are
-    # decided exactly. |gap| <= eps (|t_enter| + |t_exit|) implies |gap| <= 3 eps |t_exit|
-    # (as |t_enter| <= |t_exit| + |gap|), so the cheaper test flags a superset. NaN (inf - inf:
-    # both overflowed) counts as near.
-    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
-        gap = np.subtract(t_exit, t_enter, out=scratch("gap", hit.shape, dtype))
-        np.greater_equal(gap, 0, out=hit)
-        size = np.abs(t_exit, out=scratch("size", hit.shape, dtype))
-        size *= 3 * RAY_NEAR_TIE[dtype]
-        size += UNDERFLOW_SLACK[dtype]  # subnormal quotients err by an absolute amount
-        # gap + size < 0 iff gap < -size, a sure miss: a rounded sum has the exact sum's sign
-        fill = np.add(gap, size, out=scratch("fill", hit.shape, dtype))
-        sure = np.greater(np.abs(gap, out=gap), size, out=scratch("sure", hit.shape, bool))
-        doubt_out.add_unless(sure)  # decided exactly by intersect_checked, after all chunks
-        # Sure misses get +inf; the rest keep their t (doubtful items until decided). numpy's
-        # masked writes (copyto(where=), putmask, where) cost several times more than
-        # arithmetic, so: fmax with a fill that is +inf on sure misses and -inf or NaN (from
-        # 0 * inf, or NaN gaps) elsewhere -- fmax ignores NaN.
-        fill *= -np.inf
-        np.fmax(t_enter, fill, out=t_enter)
-        np.fmax(t_exit, fill, out=t_exit)
-
-
-def _clamp(op, t: np.ndarray, bound) -> None:
-    """``t = op(t, bound)`` in place, for ``np.maximum`` / ``np.minimum``. A scalar bound becomes
-    an array first: numpy's max/min against a scalar runs ~4x slower than against an array."""
-    if np.ndim(bound) == 0:
-        if bound == (-np.inf if op is np.maximum else np.inf):
-            return  # clamping to the infinity on that side changes nothing
-        bound = constant(bound, t.size, t.dtype)
-    op(t, bound, out=t)
+#: For ``obb.py``, which intersects in the box frame (until it runs on the engine itself).
+intersect_checked = intersect_ray_aabb

@@ -1,55 +1,130 @@
 """Segment vs axis-aligned box: NONE, INTERSECT or INCLUDE (the slab method).
 
-References: Kay & Kajiya, "Ray tracing complex scenes", SIGGRAPH 1986; Williams, Barrus, Morley &
-Shirley, "An efficient and robust ray-box intersection algorithm", JGT 2004.
+The segment ``start + t (end - start)``, t in [0, 1], meets the box iff the intersection of [0, 1]
+with the three slabs' parameter intervals is not empty (Kay & Kajiya 1986; Williams et al. 2004);
+it is INCLUDE iff both endpoints lie in the open box. ``_filter`` decides that in float64 with a
+certified error bound (``_tolerances.SLAB_RELATIVE``), ``_exact`` in integers for the rest.
 """
 
 from __future__ import annotations
 
-from functools import partial
-from typing import NamedTuple, Union
+from typing import Optional, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from . import _jit
-from ._batch import (Flagged, Single, broadcast_items, chunk_size, constant, out_dtype, rows,
-                     run_chunked, scratch, sort_pair, take)
-from ._exact import classify_segment_rational, exact_meets, two_sum
-from ._output_pool import empty_bytes
-from ._slab import SharedLine, shared_line, slab_interval
-from ._tolerances import SEGMENT_NEAR_TIE
-from ._validate import as_boxes, as_finite_points, compute_dtype
+from ._engine import BOX_MAX, BOX_MIN, CLASS, POINT, Query
+from ._exact import scaled
+from ._tolerances import RECIPROCAL_MAX, SLAB_ABSOLUTE, SLAB_RELATIVE
 from .results import IntersectionType
 
 __all__ = ["classify_segment_aabb", "classify_checked"]
 
 
+def _filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, lx: float,
+            ly: float, lz: float, hx: float, hy: float, hz: float) -> tuple[int, bool]:
+    """``(class, doubt)`` of one segment against one box, in float64.
+
+    Per axis, the segment's parameters on the slab's planes are ``(plane - s) * (1 / d)``, the
+    near one first; a segment parallel to the slab is in it for every t ((0, 1)) or for none
+    ((2, -1)). ``enter = max(0, near)``, ``leave = min(1, far)``: the segment meets the box iff
+    ``leave - enter >= 0``, sure unless within the certified band. INCLUDE (both endpoints in the
+    open box) is decided by exact comparisons. Doubt also for any non-finite value (bad input,
+    the empty-box infinities, an overflowing difference) and a subnormal reciprocal.
+    """
+    dx, dy, dz = ex - sx, ey - sy, ez - sz
+    ax, bx, ay, by, az, bz = lx - sx, hx - sx, ly - sy, hy - sy, lz - sz, hz - sz
+    rx = 1.0 / (dx if dx != 0.0 else 1.0)
+    ry = 1.0 / (dy if dy != 0.0 else 1.0)
+    rz = 1.0 / (dz if dz != 0.0 else 1.0)
+    # a sum of the differences and reciprocals is finite iff they all are (or it overflowed:
+    # doubt either way); each input enters some difference
+    total = ax + bx + ay + by + az + bz + dx + dy + dz + rx + ry + rz
+    bad = (not total - total == 0.0) | (abs(dx) > RECIPROCAL_MAX) | (abs(dy) > RECIPROCAL_MAX) \
+        | (abs(dz) > RECIPROCAL_MAX)
+
+    qa, qb = ax * rx, bx * rx
+    inside = (ax <= 0.0) & (bx >= 0.0)
+    near_x = qa if dx > 0.0 else (qb if dx < 0.0 else (0.0 if inside else 2.0))
+    far_x = qb if dx > 0.0 else (qa if dx < 0.0 else (1.0 if inside else -1.0))
+    qa, qb = ay * ry, by * ry
+    inside = (ay <= 0.0) & (by >= 0.0)
+    near_y = qa if dy > 0.0 else (qb if dy < 0.0 else (0.0 if inside else 2.0))
+    far_y = qb if dy > 0.0 else (qa if dy < 0.0 else (1.0 if inside else -1.0))
+    qa, qb = az * rz, bz * rz
+    inside = (az <= 0.0) & (bz >= 0.0)
+    near_z = qa if dz > 0.0 else (qb if dz < 0.0 else (0.0 if inside else 2.0))
+    far_z = qb if dz > 0.0 else (qa if dz < 0.0 else (1.0 if inside else -1.0))
+
+    enter = near_x if near_x > 0.0 else 0.0
+    enter = near_y if near_y > enter else enter
+    enter = near_z if near_z > enter else enter
+    leave = far_x if far_x < 1.0 else 1.0
+    leave = far_y if far_y < leave else leave
+    leave = far_z if far_z < leave else leave
+    gap = leave - enter
+    sure = abs(gap) > SLAB_RELATIVE * (abs(enter) + abs(leave)) + SLAB_ABSOLUTE
+
+    strict = (lx < sx) & (sx < hx) & (lx < ex) & (ex < hx) & (ly < sy) & (sy < hy) \
+        & (ly < ey) & (ey < hy) & (lz < sz) & (sz < hz) & (lz < ez) & (ez < hz)
+    code = 2 if strict else (1 if gap >= 0.0 else 0)
+    return code, bad | (not (strict | sure))
+
+
+def _exact(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, lx: float,
+           ly: float, lz: float, hx: float, hy: float, hz: float) -> int:
+    """The class of one segment against one box, exactly (any finite floats; the empty-box
+    infinities allowed). Per axis the slab's parameter interval is a ratio of exact integers
+    (``_exact.scaled``); max / min of ratios compare by cross-multiplication."""
+    s, e, lo, hi = (sx, sy, sz), (ex, ey, ez), (lx, ly, lz), (hx, hy, hz)
+    if lx > hx or ly > hy or lz > hz:
+        return 0
+    if all(lo[i] < min(s[i], e[i]) and max(s[i], e[i]) < hi[i] for i in range(3)):
+        return 2
+    enter_n, enter_d, leave_n, leave_d = 0, 1, 1, 1  # t in [0, 1]: enter_n / enter_d etc.
+    _, v = scaled(*s, *e, *lo, *hi)
+    for i in range(3):
+        s_i, e_i, lo_i, hi_i = v[i], v[3 + i], v[6 + i], v[9 + i]
+        d = e_i - s_i
+        if d == 0:
+            if not lo_i <= s_i <= hi_i:
+                return 0
+            continue
+        a, b = lo_i - s_i, hi_i - s_i  # t in [a / d, b / d] for d > 0
+        if d < 0:
+            a, b, d = -b, -a, -d
+        if a * enter_d > enter_n * d:
+            enter_n, enter_d = a, d
+        if b * leave_d < leave_n * d:
+            leave_n, leave_d = b, d
+    return 1 if enter_n * leave_d <= leave_n * enter_d else 0
+
+
+_QUERY = Query(_filter, _exact,
+               args=[("start", POINT), ("end", POINT), ("box_min", BOX_MIN), ("box_max", BOX_MAX)],
+               outputs=[CLASS])
+_CLASSES = tuple(IntersectionType)
+
+
 @dask_aware
 def classify_segment_aabb(
-    start: ArrayLike, end: ArrayLike, box_min: ArrayLike, box_max: ArrayLike
+    start: ArrayLike, end: ArrayLike, box_min: ArrayLike, box_max: ArrayLike, *,
+    out: Optional[np.ndarray] = None,
 ) -> Union[IntersectionType, np.ndarray]:
     """Classify each box against the segment: NONE, INTERSECT or INCLUDE.
 
     The segment is ``{start + t (end - start) : 0 <= t <= 1}`` and the box the closed set
     ``{box_min <= p <= box_max}``. ``NONE``: they share no point. ``INCLUDE``: the segment lies in
     the box's open interior (both endpoints strictly inside). ``INTERSECT``: otherwise, i.e. the
-    segment touches or crosses the boundary. With ``[t0, t1]`` the parameter interval of the
-    segment's line inside the box this is the rule of Williams et al.: INTERSECT iff t0 or t1 lies
-    in [0, 1], INCLUDE iff t0 < 0 and t1 > 1.
+    segment touches or crosses the boundary (the slab rule of Williams et al. 2004).
 
     Boundary cases: a segment ending exactly on a face, lying in a face, or passing through an
     edge or corner is INTERSECT; ``start == end`` is a point (INCLUDE strictly inside, INTERSECT
     on the boundary); a flat box (``min == max`` on an axis) is never INCLUDE; an empty box
     (``min > max`` on an axis, e.g. ``AABB.empty()``) is always NONE. Reversing the segment never
-    changes the answer. Zero direction components of either sign never divide (no NaN).
-
-    The answer is exact for every finite input (the class of the exact values of the floats):
-    the rounded slab quotients are trusted only where they cannot disagree with exact
-    arithmetic, and the rare boxes where they could (quotients on 0 or 1, slabs of two axes
-    whose quotients are within a few ulps: lines through or grazing an edge or a corner) are
-    re-decided without quotients, by exact comparisons of products.
+    changes the answer. Exact for the floats given, at every magnitude: a float filter with a
+    certified error bound, and exact integer arithmetic where it is in doubt.
 
     Parameters
     ----------
@@ -57,6 +132,8 @@ def classify_segment_aabb(
         The segment's endpoints.
     box_min, box_max : (3,) or (N, 3) array_like
         The boxes' corners. ``+inf`` in ``box_min`` / ``-inf`` in ``box_max`` mean an empty box.
+    out : (N,) int8 ndarray, optional
+        Written with the codes and returned (shape: the arguments' broadcast leading shape).
 
     Returns
     -------
@@ -67,136 +144,12 @@ def classify_segment_aabb(
     Raises
     ------
     ValueError
-        For a non-finite coordinate, a shape that is not (..., 3), or shapes that do not
-        broadcast; the message names the argument.
+        For a non-finite coordinate, a shape that is not (..., 3), shapes that do not broadcast,
+        or an integer float64 cannot hold exactly; the message names the argument.
     """
-    start = as_finite_points("start", start)
-    end = as_finite_points("end", end)
-    box_min, box_max = as_boxes("box_min", box_min, "box_max", box_max)
-    return classify_checked(start, end, box_min, box_max)
+    codes = _QUERY(start, end, box_min, box_max, out=out)
+    return _CLASSES[codes] if type(codes) is int else codes
 
 
-def classify_checked(start, end, box_min, box_max) -> Union[IntersectionType, np.ndarray]:
-    """:func:`classify_segment_aabb` on arguments already validated (float arrays)."""
-    dtype = compute_dtype(start, end, box_min, box_max)
-    lead, items = broadcast_items(
-        {"start": start, "end": end, "box_min": box_min, "box_max": box_max}, dtype
-    )
-    out = empty_bytes(int(np.prod(lead, dtype=np.int64))).view(np.int8)
-    doubt = Flagged()
-    kernel = _classify_chunk
-    if isinstance(items[0], Single) and isinstance(items[1], Single):
-        kernel = partial(_classify_chunk, segment=_Segment.of(items[0], items[1], dtype))
-    run_chunked(kernel, out.size, items, [out, doubt],
-                boxes=(2, "box_min", 3, "box_max"), kernel_checks_boxes=True,
-                chunk=chunk_size(dtype))
-    # The items the kernel could not decide by its rounded quotients, all at once: one exact
-    # pass per call, not per chunk (its fixed cost would dominate chunks with a single doubt).
-    idx = doubt.indices()
-    if idx.size:
-        out[idx] = _classify_exact(*(take(x, idx) for x in items))
-    if lead == ():
-        return IntersectionType(int(out[0]))
-    return out.reshape(lead)
-
-
-class _Segment(NamedTuple):
-    """A segment's endpoints as (3, n) blocks in canonical order, worked out once per call when
-    every item shares it (else once per chunk)."""
-
-    s: np.ndarray
-    d: np.ndarray  #: e - s
-    halve: bool  #: |e - s| overflowed: s and d are for every coordinate halved (exact)
-    line: SharedLine | None  #: the slab pass's view of a shared line
-
-    @classmethod
-    def of(cls, start, end, dtype) -> "_Segment":
-        s, e = sort_pair(rows(start, dtype), rows(end, dtype))  # reversal-invariant
-        with np.errstate(over="ignore"):
-            d = e - s
-            halve = not np.isfinite(d).all()
-            if halve:
-                # halving is exact (a power-of-two scaling) and keeps every quotient from
-                # becoming inf / inf
-                s, e = s * 0.5, e * 0.5
-                d = e - s
-        return cls(s, d, halve, shared_line(s, d) if s.shape[1] == 1 else None)
-
-
-def _classify_chunk(start, end, box_min, box_max, out: np.ndarray, doubt_out, check=None,
-                    segment: _Segment | None = None) -> None:
-    """Kernel: write the class codes of one chunk into ``out``.
-
-    With [entry, exit] the slab interval (Williams et al.), ``lo = max(entry, 0)``,
-    ``hi = min(exit, 1)`` and ``g = hi - lo``: the segment meets the box iff ``g >= 0``, and
-    is inside it iff ``entry < 0`` and ``exit > 1`` (then ``g == 1``).
-
-    Where the rounded answer can differ from the exact one, the box is flagged for an exact
-    decision (``_exact.exact_meets`` and strict endpoint comparisons):
-
-    - meeting: ``lo`` and ``hi`` lie in [0, 1] whenever ``g`` is near 0, where entry and exit
-      (quotients of different axes) err by a few ulps of 1: ``|g|`` within SEGMENT_NEAR_TIE.
-      An empty box can only pass with ``entry == exit``, so it is flagged too;
-    - inside: a rounded quotient has the exact sign unless it underflows to 0, and compares
-      with 1 exactly unless it equals 1 (``fl(b - s) / fl(e - s)`` is monotonic in ``b``), so
-      ``entry == 0`` or ``exit == 1`` decide nothing: flagged where ``g == 1`` (those and the
-      sure insides) yet not sure inside;
-    - lines lying in a plane of a zero-direction axis (``on_plane``).
-    """
-    dtype = out_dtype(start, end, box_min, box_max)
-    if segment is None:
-        segment = _Segment.of(start, end, dtype)
-    if not segment.halve and _jit.usable(segment.line, dtype, box_min, box_max):
-        doubt = scratch("jit_doubt", out.shape, bool)
-        flagged = _jit.segment_pass(segment.line, box_min, box_max, SEGMENT_NEAR_TIE[dtype], out,
-                                    doubt)
-        if flagged >= 0:
-            if flagged:
-                doubt_out.add(doubt)
-            return
-        # a coordinate is not finite: the numpy kernel below validates the chunk
-    if segment.halve:
-        if check is not None:  # validate the boxes before halving them
-            box_min, box_max = check(box_min, box_max)
-            check = None
-        box_min, box_max = _halved(box_min), _halved(box_max)
-    with np.errstate(over="ignore", under="ignore"):  # see slab_interval
-        entry, exit_, on_plane = slab_interval(segment.s, segment.d, box_min, box_max, dtype,
-                                               check, line=segment.line)
-    c = len(out)
-    inside = np.less(entry, 0)
-    inside &= exit_ > 1
-    lo = np.maximum(entry, constant(0.0, c, dtype), out=entry)
-    hi = np.minimum(exit_, constant(1.0, c, dtype), out=exit_)
-    g = np.subtract(hi, lo, out=hi)  # no NaN: lo >= 0 and hi <= 1, so never inf - inf
-    np.add(g >= 0, inside, dtype=np.int8, out=out)  # inside implies g == 1: 0, 1 or 2
-    doubt = g >= 1
-    doubt ^= inside  # g == 1 but not surely inside
-    doubt |= np.abs(g, out=g) <= SEGMENT_NEAR_TIE[dtype]
-    if on_plane is not None:
-        doubt |= on_plane
-    doubt_out.add(doubt)  # decided exactly by classify_checked, after all chunks
-
-
-def _classify_exact(start, end, box_min, box_max) -> np.ndarray:
-    """Classes decided exactly, without quotients ((k, 3) float64 items in)."""
-    codes = np.zeros(len(start), dtype=np.int8)
-    with np.errstate(over="ignore", invalid="ignore"):
-        empty = (box_min > box_max).any(axis=1)  # incl. the empty-box infinities: NONE
-        d_hi, d_lo = two_sum(end.T, -start.T)  # end - start exactly, where it does not overflow
-        rational_rows = ~empty & ~np.isfinite(d_hi).all(axis=0)
-    for i in np.flatnonzero(rational_rows):
-        codes[i] = classify_segment_rational(start[i], end[i], box_min[i], box_max[i])
-    rest = np.flatnonzero(~rational_rows)  # exact_meets decides empty boxes itself
-    if rest.size:
-        s, e, lo, hi = (np.ascontiguousarray(x[rest].T) for x in (start, end, box_min, box_max))
-        hit = exact_meets(s, d_hi[:, rest], d_lo[:, rest], lo, hi, np.zeros(rest.size),
-                          np.ones(rest.size))
-        # Both endpoints strictly inside: the open box is convex, so the segment is inside.
-        inside = ((lo < np.minimum(s, e)) & (np.maximum(s, e) < hi)).all(axis=0)
-        codes[rest] = np.add(hit, inside, dtype=np.int8)
-    return codes
-
-
-def _halved(x):
-    return Single(v * 0.5 for v in x) if isinstance(x, Single) else x * 0.5
+#: For ``obb.py``, which classifies in the box frame (until it runs on the engine itself).
+classify_checked = classify_segment_aabb

@@ -70,16 +70,13 @@ def _raise_on_float_errors():
         yield
 
 
-@pytest.fixture(params=["jit", "numpy"])
+@pytest.fixture(params=["jit", "interpreted"])
 def each_backend(request):
-    """Run a test twice: with the compiled slab passes (``geometry.set_jit``; skipped where numba
-    is not installed) and with the numpy kernels only. Modules opt in with
+    """Run a test twice: with batches in compiled loops and in the interpreter
+    (``geometry.set_jit``). Modules opt in with
     ``pytestmark = pytest.mark.usefixtures("each_backend")``."""
     import geometry
-    from geometry import _jit
 
-    if request.param == "jit" and not _jit.numba_installed():
-        pytest.skip("numba is not installed (pip install 'slablab[jit]')")
     before = geometry.get_jit()
     geometry.set_jit(request.param == "jit")
     yield request.param

@@ -25,8 +25,8 @@ DTYPES = [np.float64, np.float32]
 
 
 def _t_arg(t, r):
-    t = np.asarray(t)
-    return t if t.ndim == 0 else t[r]
+    """Ray r's bound: a scalar as given (a Python float keeps float32 outputs float32)."""
+    return t if np.ndim(t) == 0 else np.asarray(t)[r]
 
 
 def brute_ray_pairs(lo, hi, o, d, t_min=0.0, t_max=np.inf):

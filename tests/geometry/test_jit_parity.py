@@ -1,26 +1,19 @@
-"""The compiled slab passes (``geometry/_jit.py``, with the optional numba) against the numpy
-kernels on the same data: the same classes, hits, t values and doubt flags, chunk by chunk, and
-the same errors. The exact answers themselves are checked by the other modules, which run with
-both (``each_backend``)."""
+"""Compiled and interpreted batches (``geometry.set_jit``) run the same filter: the same
+classes, hits and t values bit for bit (down to the sign of a zero t), and the same errors. The
+exact answers themselves are checked by the other modules, which run with both
+(``each_backend``)."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-import exact_reference as ref
 import geometry
-from geometry import _jit
-from geometry._batch import Flagged, Single, chunk_size
-from geometry._slab import shared_line
-from geometry.ray_box import _intersect_chunk
-from geometry.segment_box import _classify_chunk, _Segment
 from test_near_ties import boxes_touching_one_line
-
-pytestmark = pytest.mark.skipif(not _jit.numba_installed(),
-                                reason="numba is not installed (pip install 'slablab[jit]')")
 
 DTYPES = [np.float64, np.float32]
 
@@ -34,7 +27,7 @@ def jit_on():
 
 
 def both(call):
-    """``call()`` with the compiled passes, then with the numpy kernels only."""
+    """``call()`` compiled, then interpreted."""
     geometry.set_jit(True)
     compiled = call()
     geometry.set_jit(False)
@@ -43,6 +36,11 @@ def both(call):
     finally:
         geometry.set_jit(True)
     return compiled, plain
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal dtype, shape and bytes: a -0.0 differs from a +0.0."""
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
 def generic_boxes(n: int, dtype, seed: int = 5):
@@ -63,40 +61,37 @@ def grid_boxes(n: int, dtype, seed: int = 6):
 
 
 SEGMENTS = [([0.1, 0.2, 0.3], [0.9, 0.7, 0.4]), ([0.9, 0.7, 0.4], [0.1, 0.2, 0.3]),
-            ([1.3, -0.2, 0.5], [-0.4, 1.1, 0.6]), ([-2.0, 0.0, 1.0], [2.0, 1.0, -1.0])]
+            ([1.3, -0.2, 0.5], [-0.4, 1.1, 0.6]), ([-2.0, 0.0, 1.0], [2.0, 1.0, -1.0]),
+            ([-2.0, 0.5, 1.0], [2.0, 0.5, 1.0])]
 RAYS = [([-1.0, 0.45, 0.55], [1.0, 0.1, -0.05]), ([2.0, 2.0, -1.0], [-1.0, -1.0, 0.5]),
-        ([-2.0, 0.0, 1.0], [4.0, 1.0, -2.0])]
+        ([-2.0, 0.0, 1.0], [4.0, 1.0, -2.0]), ([-2.0, 0.5, 1.0], [1.0, -0.0, 0.0])]
 T_RANGES = [(0.0, np.inf), (-np.inf, np.inf), (0.25, 0.75), (1.0, 0.0)]
-
-
-def sizes(dtype):
-    c = chunk_size(dtype)
-    return [1, 7, c - 1, c + 1, 2 * c + 1]
+SIZES = [1, 7, 5000]
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("make", [generic_boxes, grid_boxes])
 def test_segment_classes_equal(jit_on, make, dtype):
-    for n in sizes(dtype):
+    for n in SIZES:
         lo, hi = make(n, dtype)
         for start, end in SEGMENTS:
             s, e = np.array(start, dtype), np.array(end, dtype)
             compiled, plain = both(lambda: geometry.classify_segment_aabb(s, e, lo, hi))
-            assert np.array_equal(compiled, plain), (
-                f"{n} {dtype.__name__} boxes, segment {start}->{end}: the compiled pass differs "
-                f"from numpy on {int(np.count_nonzero(compiled != plain))} boxes")
+            assert same_bits(compiled, plain), (
+                f"{n} {dtype.__name__} boxes, segment {start}->{end}: compiled and interpreted "
+                f"differ on {int(np.count_nonzero(compiled != plain))} boxes")
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("make", [generic_boxes, grid_boxes])
 def test_ray_hits_and_t_equal(jit_on, make, dtype):
-    for n in sizes(dtype)[::2]:
+    for n in SIZES:
         lo, hi = make(n, dtype)
         for (origin, direction), (t_min, t_max) in zip(RAYS * 2, T_RANGES * 2):
             o, d = np.array(origin, dtype), np.array(direction, dtype)
             compiled, plain = both(lambda: geometry.intersect_ray_aabb(o, d, lo, hi, t_min, t_max))
             for name, a, b in zip(compiled._fields, compiled, plain):
-                assert a.dtype == b.dtype and np.array_equal(a, b), (
+                assert same_bits(a, b), (
                     f"{n} {dtype.__name__} boxes, ray {origin} + t {direction}, t in "
                     f"[{t_min}, {t_max}]: {name} differs on {int(np.count_nonzero(a != b))} boxes")
 
@@ -117,68 +112,39 @@ def test_near_ties_equal(jit_on, seed, dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_segment_doubt_flags_equal(dtype):
-    """The boxes left to the exact pass are the same ones, so the two differ in speed only."""
-    lo, hi = grid_boxes(4000, dtype)
-    flagged = 0
-    for start, end in SEGMENTS:
-        segment = _Segment.of(Single(dtype(x) for x in start), Single(dtype(x) for x in end), dtype)
-        flags, codes = [], []
-        for enabled in (True, False):
-            geometry.set_jit(enabled)
-            out, doubt = np.empty(len(lo), np.int8), Flagged()
-            _classify_chunk(Single(dtype(x) for x in start), Single(dtype(x) for x in end), lo, hi, out,
-                            doubt[0:len(lo)], segment=segment)
-            flags.append(doubt.indices())
-            codes.append(out)
-        geometry.set_jit(True)
-        flagged += flags[0].size
-        assert np.array_equal(*flags), f"segment {start}->{end}: different boxes flagged"
-        assert np.array_equal(*codes), f"segment {start}->{end}: different rounded classes"
-    assert flagged > 0, "expected near-ties on integer boxes (the test lost its point)"
-
-
-@pytest.mark.parametrize("dtype", DTYPES)
-def test_ray_doubt_flags_equal(dtype):
-    lo, hi = grid_boxes(4000, dtype)
-    n = len(lo)
-    flagged = 0
-    for origin, direction in RAYS:
-        line = shared_line(np.array(origin, dtype).reshape(3, 1),
-                           np.array(direction, dtype).reshape(3, 1))
-        results = []
-        for enabled in (True, False):
-            geometry.set_jit(enabled)
-            hit, t_enter, t_exit = np.empty(n, bool), np.empty(n, dtype), np.empty(n, dtype)
-            doubt = Flagged()
-            _intersect_chunk(None, None, lo, hi, Single((dtype(0),)), Single((dtype(np.inf),)),
-                             hit, t_enter, t_exit, doubt[0:n], line=line)
-            results.append((doubt.indices(), hit, t_enter, t_exit))
-        geometry.set_jit(True)
-        flagged += results[0][0].size
-        for name, a, b in zip(("flags", "hit", "t_enter", "t_exit"), *results):
-            assert np.array_equal(a, b), f"ray {origin} + t {direction}: {name} differs"
-    assert flagged > 0, "expected near-ties on integer boxes (the test lost its point)"
+def test_per_item_lines_and_t_ranges_equal(dtype):
+    """Every argument per item (another compiled loop than one line against many boxes)."""
+    rng = np.random.default_rng(8)
+    lo, hi = grid_boxes(3000, dtype)
+    start = rng.integers(-3, 4, (3000, 3)).astype(dtype)
+    end = np.where(rng.random((3000, 3)) < 0.3, start, rng.integers(-3, 4, (3000, 3))).astype(dtype)
+    compiled, plain = both(lambda: geometry.classify_segment_aabb(start, end, lo, hi))
+    assert same_bits(compiled, plain), "per-item segments: classes differ"
+    direction = end - start
+    direction[np.all(direction == 0, axis=1), 0] = -0.0 if dtype is np.float64 else 1.0
+    direction[np.all(direction == 0, axis=1), 1] = 1.0
+    t_min = rng.choice([-np.inf, -0.0, 0.0, 0.5], 3000).astype(dtype)
+    t_max = rng.choice([np.inf, 0.0, 1.0, 2.5], 3000).astype(dtype)
+    compiled, plain = both(lambda: geometry.intersect_ray_aabb(start, direction, lo, hi, t_min,
+                                                               t_max))
+    for name, a, b in zip(compiled._fields, compiled, plain):
+        assert same_bits(a, b), f"per-item rays: {name} differs"
 
 
 def test_signs_of_zero_t_equal(jit_on):
-    """t values of 0 keep the numpy kernel's sign (boxes touching the origin's planes)."""
+    """t values of 0 keep their sign alike (boxes touching the origin's planes, t bounds of
+    -0.0 and +0.0); one item gives the bits of the batch's item."""
     lo, hi = grid_boxes(2000, np.float64)
-    compiled, plain = both(lambda: geometry.intersect_ray_aabb([0.0, 0.0, 0.0], [1.0, -2.0, 3.0],
-                                                               lo, hi, t_min=-np.inf))
-    for a, b in zip(compiled[1:], plain[1:]):
-        assert np.array_equal(np.signbit(a), np.signbit(b)), "a zero t changed its sign"
-
-
-@pytest.mark.parametrize("dtype", DTYPES)
-def test_exact_at_the_chunk_seams(jit_on, dtype):
-    """The compiled pass plus the shared exact pass give the exact classes at chunk seams."""
-    c = chunk_size(dtype)
-    lo, hi = grid_boxes(c + 1, dtype)
-    start, end = np.array([-2.0, 0.0, 1.0], dtype), np.array([2.0, 1.0, -1.0], dtype)
-    codes = geometry.classify_segment_aabb(start, end, lo, hi)
-    for i in (0, c - 2, c - 1, c):
-        assert codes[i] == ref.classify_segment_aabb(start, end, lo[i], hi[i]), f"box {i}"
+    for t_min, t_max in ((-np.inf, np.inf), (-0.0, 0.0), (0.0, -0.0), (-0.0, np.inf)):
+        compiled, plain = both(lambda: geometry.intersect_ray_aabb(
+            [0.0, 0.0, 0.0], [1.0, -2.0, 3.0], lo, hi, t_min=t_min, t_max=t_max))
+        for a, b in zip(compiled[1:], plain[1:]):
+            assert same_bits(a, b), f"t in [{t_min}, {t_max}]: a zero t changed its sign"
+        for i in range(0, 2000, 97):
+            one = geometry.intersect_ray_aabb([0.0, 0.0, 0.0], [1.0, -2.0, 3.0], lo[i], hi[i],
+                                              t_min=t_min, t_max=t_max)
+            assert same_bits(np.array(one[1:]), np.array([compiled[1][i], compiled[2][i]])), (
+                f"box {i}, t in [{t_min}, {t_max}]: one item {one} vs the batch's")
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf])
@@ -199,8 +165,8 @@ def test_same_error_for_a_bad_coordinate(jit_on, bad):
     assert messages[:2] == messages[2:], f"messages differ: {messages}"
 
 
-def test_empty_box_infinities_fall_back(jit_on):
-    """``AABB.empty()``'s +-inf is valid input: the chunk goes to the numpy kernel, NONE / miss."""
+def test_empty_box_infinities_are_empty_boxes(jit_on):
+    """``AABB.empty()``'s +-inf is valid input: doubtful in the filter, NONE / miss exactly."""
     lo, hi = generic_boxes(1000, np.float64)
     lo[10], hi[10] = np.inf, -np.inf
     compiled, plain = both(lambda: geometry.classify_segment_aabb([0, 0, 0], [1, 1, 1], lo, hi))
@@ -210,23 +176,8 @@ def test_empty_box_infinities_fall_back(jit_on):
     assert all(np.array_equal(a, b) for a, b in zip(compiled, plain))
 
 
-def test_which_chunks_it_takes():
-    """Only a shared line without zero components and C-contiguous boxes of the compute dtype."""
-    lo, hi = generic_boxes(10, np.float64)
-    line = shared_line(np.zeros((3, 1)), np.ones((3, 1)))
-    assert _jit.usable(line, np.float64, lo, hi)
-    assert not _jit.usable(line, np.float32, lo, hi), "boxes of another dtype"
-    assert not _jit.usable(line, np.float64, np.asfortranarray(lo), hi), "not C-contiguous"
-    assert not _jit.usable(None, np.float64, lo, hi), "a line per item"
-    flat = shared_line(np.zeros((3, 1)), np.array([[1.0], [0.0], [1.0]]))
-    assert not _jit.usable(flat, np.float64, lo, hi), "a zero direction component"
-
-
 def test_environment_switch():
     """``SLABLAB_JIT=0`` switches the compiled passes off before the first call."""
-    import subprocess
-    import sys
-
     code = "import geometry; print(geometry.get_jit())"
     for value, want in (("0", "False"), ("off", "False"), ("1", "True")):
         env = {**os.environ, "SLABLAB_JIT": value}
@@ -236,8 +187,14 @@ def test_environment_switch():
             f"SLABLAB_JIT={value}: expected get_jit() {want}, got {result.stdout!r} {result.stderr}")
 
 
-def test_set_jit_without_numba(monkeypatch):
-    monkeypatch.setattr(_jit, "numba_installed", lambda: False)
-    with pytest.raises(ImportError, match=r"slablab\[jit\]"):
-        geometry.set_jit(True)
-    assert not geometry.get_jit()
+def test_read_only_install_runs_without_a_cache():
+    """Where numba finds no writable cache location, the loops compile without a cache."""
+    code = ("import numba.core.caching as c; c.CacheImpl._locator_classes = []; "
+            "import geometry; geometry.set_jit(True); "
+            "print(geometry.classify_segment_aabb([0, 0, 0], [1, 1, 1], [[0, 0, 0]] * 2, "
+            "[[1, 1, 1]] * 2).tolist())")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=300, env={**os.environ, "SLABLAB_JIT": "1"})
+    assert result.stdout.strip() == "[1, 1]", (
+        f"expected classes from an uncached compiled loop, got {result.stdout!r} "
+        f"{result.stderr[-2000:]}")

@@ -1,0 +1,553 @@
+"""The engine under every query: arguments in, one scalar filter run per item, exact on doubt.
+
+A query module writes its algorithm twice, as two plain functions of flat float scalars (a point
+is three scalars ``x, y, z``, an OBB's axes nine, row-major):
+
+- ``_filter(*scalars) -> (*answer, doubt)``: float64 arithmetic only (no numpy, no allocation,
+  no exceptions), run by CPython for one item and compiled by numba for many. ``doubt`` is True
+  wherever rounding could have changed the answer, and wherever an argument is not a valid
+  value (NaN, a forbidden infinity, a zero direction): the filter's doubt is the library's only
+  value check, so it must be certain.
+- ``_exact(*scalars) -> answer``: the exact answer in arbitrary precision, for doubtful items.
+
+and wires them to the engine once::
+
+    _QUERY = Query(_filter, _exact,
+                   args=[("start", POINT), ("end", POINT), ("box_min", BOX_MIN),
+                         ("box_max", BOX_MAX)],
+                   outputs=[CLASS])
+
+    def classify_segment_aabb(start, end, box_min, box_max, *, out=None):
+        codes = _QUERY(start, end, box_min, box_max, out=out)
+        ...
+
+``_QUERY(*values, out=None)`` does the rest:
+
+- **validation at the boundary** of shapes and dtypes: every point-like argument is (..., 3)
+  (``AXES`` (..., 3, 3), scalars any shape), all broadcast over their leading dimensions; ints
+  and extended floats are accepted only where float64 holds them exactly. Values are checked by
+  the filter's doubt: a doubtful item is checked here, and a bad one raises a ``ValueError``
+  naming the argument and its index. ``AXES`` must be finite and orthonormal (checked here).
+- **one item** (every argument a single item: tuples, lists, (3,) arrays, Python numbers): the
+  filter runs on Python floats, ``_exact`` if it doubts; returns a Python scalar (one output) or
+  a tuple of them. Nothing is allocated, numba is not imported.
+- **many items**: one compiled loop (numba ``njit``, ``cache=True``; ``prange`` over items when
+  :func:`set_num_threads` asks for more than one thread) runs the same filter, writing answers
+  and doubt flags; then ``_exact`` runs on the doubtful items only. ``set_jit(False)`` or
+  ``SLABLAB_JIT=0`` runs the very same filter in an interpreted loop instead (bit-identical).
+  Returns one (lead,) array per output, or the caller's ``out`` arrays filled in.
+
+Outputs are float32 (``T``) only when every array argument is float32; data are widened to
+float64 before the filter sees them. Exact t values are rounded once into the output dtype.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import math
+import os
+import threading
+from typing import Any, Callable, NamedTuple, Sequence
+
+import numpy as np
+
+from ._tolerances import ORTHONORMAL_ATOL
+
+__all__ = [
+    "AXES", "BOOL", "Kind", "BOX_MAX", "BOX_MIN", "CLASS", "DIRECTION", "POINT", "T", "T_MAX", "T_MIN",
+    "Query", "get_jit", "get_num_threads", "set_jit", "set_num_threads",
+]
+
+
+class Kind(NamedTuple):
+    """What an argument holds: ``width`` scalars per item, ``item_dims`` trailing dimensions."""
+
+    name: str
+    width: int
+    item_dims: int
+
+
+POINT = Kind("point", 3, 1)  #: finite
+BOX_MIN = Kind("box_min", 3, 1)  #: finite, or +inf (an empty box)
+BOX_MAX = Kind("box_max", 3, 1)  #: finite, or -inf (an empty box)
+DIRECTION = Kind("direction", 3, 1)  #: finite and not the zero vector
+AXES = Kind("axes", 9, 2)  #: finite, rows orthonormal within ORTHONORMAL_ATOL
+T_MIN = Kind("t_min", 1, 0)  #: not NaN, not +inf
+T_MAX = Kind("t_max", 1, 0)  #: not NaN, not -inf
+
+CLASS = "class"  #: output: int8 class codes
+BOOL = "bool"  #: output: bool
+T = "t"  #: output: a float parameter, float32 when every array argument is float32
+
+_OUT_DTYPES = {CLASS: np.int8, BOOL: np.bool_}
+_EXACT_INT = 2.0**53
+_INF = math.inf
+
+# --- switches ------------------------------------------------------------------------------
+_jit = os.environ.get("SLABLAB_JIT", "1").strip().lower() not in ("0", "false", "no", "off")
+_threads = 1
+#: Below this many items a parallel loop's start-up costs more than a second thread gains.
+_PARALLEL_MIN = 1 << 15
+
+
+def set_jit(enabled: bool) -> None:
+    """Run batches in compiled loops (``True``, the default) or in the interpreter (``False``,
+    also ``SLABLAB_JIT=0``). Both run the same filter: answers never change, only speed."""
+    global _jit
+    _jit = bool(enabled)
+
+
+def get_jit() -> bool:
+    """Whether batches run in compiled loops (see :func:`set_jit`)."""
+    return _jit
+
+
+def set_num_threads(n: int) -> None:
+    """Use up to ``n`` threads for large compiled batches (1, the default, runs serially).
+
+    Results never change. numba caps ``n`` at its own thread count (the machine's cores)."""
+    global _threads
+    if int(n) < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    _threads = int(n)
+
+
+def get_num_threads() -> int:
+    """The thread count large batches may use (see :func:`set_num_threads`)."""
+    return _threads
+
+
+class Query:
+    """One query: its filter and exact pass, its arguments and outputs (module docstring)."""
+
+    def __init__(self, filter: Callable[..., tuple], exact: Callable[..., Any],
+                 args: Sequence[tuple[str, Kind]], outputs: Sequence[str]) -> None:
+        self.filter = filter
+        self.exact = exact
+        self.names = tuple(name for name, _ in args)
+        self.kinds = tuple(kind for _, kind in args)
+        self.outputs = tuple(outputs)
+        self._axes = AXES in self.kinds
+        self._loops: dict = {}
+        self._lock = threading.Lock()
+
+    # -- the call -------------------------------------------------------------------------------
+    def __call__(self, *values: Any, out: Any = None) -> Any:
+        if out is None:
+            flat: list = []
+            all32 = True
+            for value, kind in zip(values, self.kinds):
+                t = type(value)
+                if kind.width == 1:
+                    if t is float:
+                        flat.append(value)
+                        continue
+                    if t is int and -_EXACT_INT <= value <= _EXACT_INT:
+                        flat.append(float(value))
+                        continue
+                    if t is np.ndarray and value.ndim == 0 and value.dtype.kind == "f" \
+                            and value.dtype.itemsize <= 8:
+                        all32 = all32 and value.dtype == np.float32
+                        flat.append(float(value))
+                        continue
+                    break
+                if t is np.ndarray:
+                    if value.shape != ((3,) if kind.item_dims == 1 else (3, 3)):
+                        break
+                    if value.dtype == np.float64:
+                        all32 = False
+                    elif value.dtype != np.float32:
+                        break
+                    flat += value.ravel().tolist()
+                    continue
+                if (t is tuple or t is list) and len(value) == 3 and kind.item_dims == 1:
+                    x, y, z = value
+                    if type(x) is float and type(y) is float and type(z) is float:
+                        flat += value
+                        all32 = False
+                        continue
+                break
+            else:
+                return self._one(flat, values, all32)
+        return self._many(values, out)
+
+    def _one(self, flat: list, values: tuple, all32: bool) -> Any:
+        """One item: the filter on Python floats, the exact pass if it doubts."""
+        if self._axes:
+            _check_axes_one(self.kinds, flat, self.names)
+        answer = self.filter(*flat)
+        if answer[-1]:
+            if not self._valid(flat):
+                self._raise_invalid(values)
+            answer = self.exact(*flat)
+            if len(self.outputs) == 1:
+                answer = (answer,)
+            answer = tuple(_rounded(a, kind, np.float64) for a, kind in zip(answer, self.outputs))
+        else:
+            answer = answer[:-1]
+        if all32 and T in self.outputs:
+            answer = tuple(float(np.float32(a)) if kind == T else a
+                           for a, kind in zip(answer, self.outputs))
+        return answer[0] if len(self.outputs) == 1 else answer
+
+    def _many(self, values: tuple, out: Any) -> Any:
+        arrays = [_as_array(name, value, kind) for name, value, kind
+                  in zip(self.names, values, self.kinds)]
+        lead = _broadcast(self.names, arrays, self.kinds)
+        if self._axes:
+            self._check_axes(arrays)
+        dtype = _compute_dtype(values, arrays, self.kinds)
+        if out is None and lead == ():
+            flat = [float(x) for a in arrays for x in a.reshape(-1)]
+            return self._one(flat, tuple(arrays), dtype == np.float32)
+        m = math.prod(lead)
+        outs = self._outputs(lead, dtype, out)
+        flat_outs = [o.reshape(-1) for o in outs]
+        doubt = np.empty(m, dtype=np.bool_)
+        columns = []
+        leading = True  # shared arguments before the first per-item one
+        for a, kind in zip(arrays, self.kinds):
+            shared = a.size == kind.width
+            leading = leading and shared
+            # Shared values become loop constants: each pattern of them is a compiled loop of
+            # its own, so only the leading run (one segment, ray or triangle against many
+            # boxes) and shared scalars are kept shared; other shared points are repeated.
+            if shared and (leading or kind.width == 1):
+                columns.append(tuple(float(x) for x in a.reshape(-1)))
+            else:
+                a = np.broadcast_to(a, lead + a.shape[a.ndim - kind.item_dims:])
+                a = np.ascontiguousarray(a.reshape(-1), dtype=dtype).view()
+                a.flags.writeable = False  # one array type for numba, whatever came in
+                columns.append(a)
+        if m:
+            if _jit:
+                count = self._loop(tuple(isinstance(c, tuple) for c in columns), m)(
+                    *_loop_args(columns), *flat_outs, doubt)
+            else:
+                count = _interpreted(self.filter, columns, self.kinds, m, flat_outs, doubt)
+            if count:
+                self._settle(np.flatnonzero(doubt), columns, arrays, flat_outs)
+        if out is not None:
+            return out
+        shaped = [o.reshape(lead) for o in flat_outs]
+        return shaped[0] if len(shaped) == 1 else tuple(shaped)
+
+    def _settle(self, idx: np.ndarray, columns: list, arrays: list, outs: list) -> None:
+        """The doubtful items ``idx``: checked (a bad value raises), then decided exactly."""
+        parts = []
+        for c, kind in zip(columns, self.kinds):
+            part = (np.broadcast_to(np.array(c), (len(idx), kind.width)) if isinstance(c, tuple)
+                    else c.reshape(-1, kind.width)[idx].astype(np.float64))
+            if not _values_ok(part, kind).all():
+                self._raise_invalid(tuple(arrays))
+            parts.append(part)
+        items = np.concatenate(parts, axis=1).tolist()
+        answers = [self.exact(*item) for item in items]
+        if len(outs) == 1:
+            outs[0][idx] = answers
+            return
+        for k, (o, kind) in enumerate(zip(outs, self.outputs)):
+            column = [a[k] for a in answers]
+            if kind == T:
+                column = [_rounded(x, kind, np.float64) for x in column]
+            o[idx] = column  # a float64 t is rounded once more into float32 here
+
+    def _outputs(self, lead: tuple, dtype: type, out: Any) -> list[np.ndarray]:
+        want = [_OUT_DTYPES.get(kind, dtype) for kind in self.outputs]
+        if out is None:
+            return [np.empty(lead, dtype=d) for d in want]
+        outs = [out] if len(self.outputs) == 1 and isinstance(out, np.ndarray) else list(out)
+        if len(outs) != len(want):
+            raise ValueError(f"out must hold {len(want)} arrays, got {len(outs)}")
+        for k, (o, d) in enumerate(zip(outs, want)):
+            label = "out" if len(want) == 1 else f"out[{k}]"
+            if not isinstance(o, np.ndarray) or o.shape != lead or o.dtype != d:
+                got = (f"{o.dtype} {o.shape}" if isinstance(o, np.ndarray)
+                       else type(o).__name__)
+                raise ValueError(f"{label} must be a {np.dtype(d)} array of shape {lead}, "
+                                 f"got {got}")
+            if not o.flags.c_contiguous or not o.flags.writeable:
+                raise ValueError(f"{label} must be C-contiguous and writeable")
+        return outs
+
+    # -- values ---------------------------------------------------------------------------------
+    def _valid(self, flat: list) -> bool:
+        """Whether one item's scalars are valid values (run on doubtful items only)."""
+        k = 0
+        for kind in self.kinds:
+            part = flat[k:k + kind.width]
+            k += kind.width
+            if not all(_value_ok(x, kind) for x in part):
+                return False
+            if kind is DIRECTION and not any(part):
+                return False
+        return True
+
+    def _raise_invalid(self, values: tuple) -> None:
+        """Raise the ``ValueError`` for the first bad value, in argument order."""
+        for name, value, kind in zip(self.names, values, self.kinds):
+            a = np.asarray(value, dtype=np.float64)
+            ok = np.vectorize(lambda x, kind=kind: _value_ok(float(x), kind), otypes=[bool])(a)
+            if not ok.all():
+                index = tuple(int(i) for i in np.argwhere(~ok)[0])
+                raise ValueError(f"{name} must {_expected(kind)}, got {a[index]} at index {index}")
+            if kind is DIRECTION:
+                zero = np.all(a == 0, axis=-1)
+                if zero.any():
+                    where = "" if zero.ndim == 0 else \
+                        f" at index {tuple(int(i) for i in np.argwhere(zero)[0])}"
+                    raise ValueError(f"{name} must not be the zero vector{where}: "
+                                     "a ray needs a direction")
+        raise AssertionError("a doubtful item was invalid, yet every argument is valid")
+
+    def _check_axes(self, arrays: Sequence[np.ndarray]) -> None:
+        for name, a, kind in zip(self.names, arrays, self.kinds):
+            if kind is AXES:
+                _check_axes_array(name, np.asarray(a, dtype=np.float64))
+
+    # -- compiled loops -------------------------------------------------------------------------
+    def _loop(self, singles: tuple[bool, ...], m: int) -> Callable[..., int]:
+        parallel = _threads > 1 and m >= _PARALLEL_MIN
+        key = (singles, parallel)
+        loop = self._loops.get(key)
+        if loop is None:
+            with self._lock:
+                loop = self._loops.get(key)
+                if loop is None:
+                    loop = self._loops[key] = _compile(self.filter, self.kinds, singles,
+                                                       len(self.outputs), parallel)
+        if parallel:
+            import numba
+
+            numba.set_num_threads(min(_threads, numba.config.NUMBA_NUM_THREADS))
+        return loop
+
+
+# --- helpers -------------------------------------------------------------------------------
+def _values_ok(part: np.ndarray, kind: Kind) -> np.ndarray:
+    """Per row of ``part`` (k, width), whether its values are valid for ``kind``."""
+    with np.errstate(invalid="ignore"):
+        if kind is BOX_MIN:
+            ok = np.isfinite(part) | (part == _INF)
+        elif kind is BOX_MAX:
+            ok = np.isfinite(part) | (part == -_INF)
+        elif kind is T_MIN:
+            ok = ~np.isnan(part) & (part != _INF)
+        elif kind is T_MAX:
+            ok = ~np.isnan(part) & (part != -_INF)
+        else:
+            ok = np.isfinite(part)
+    ok = ok.all(axis=1)
+    if kind is DIRECTION:
+        ok &= (part != 0).any(axis=1)
+    return ok
+
+
+def _compute_dtype(values: tuple, arrays: list, kinds: Sequence[Kind]) -> type:
+    """float32 when every array argument is float32 (a Python number t bound does not count)."""
+    for value, a, kind in zip(values, arrays, kinds):
+        if kind.width == 1 and not isinstance(value, (np.ndarray, np.generic)):
+            continue
+        if a.dtype != np.float32:
+            return np.float64
+    return np.float32
+
+
+def _check_axes_one(kinds: Sequence[Kind], flat: list, names: Sequence[str]) -> None:
+    """One item's AXES arguments: finite, rows orthonormal (Python floats, no arrays)."""
+    k = 0
+    for name, kind in zip(names, kinds):
+        if kind is AXES:
+            r = flat[k:k + 9]
+            if not all(math.isfinite(x) for x in r):
+                _check_axes_array(name, np.array(r).reshape(3, 3))
+            for i in range(3):
+                for j in range(i, 3):
+                    dot = r[3 * i] * r[3 * j] + r[3 * i + 1] * r[3 * j + 1] \
+                        + r[3 * i + 2] * r[3 * j + 2] - (1.0 if i == j else 0.0)
+                    if abs(dot) > ORTHONORMAL_ATOL:
+                        _check_axes_array(name, np.array(r).reshape(3, 3))
+        k += kind.width
+
+
+def _check_axes_array(name: str, a: np.ndarray) -> None:
+    finite = np.isfinite(a)
+    if not finite.all():
+        index = tuple(int(i) for i in np.argwhere(~finite)[0])
+        raise ValueError(f"{name} must be finite, got {a[index]} at index {index}")
+    _check_orthonormal(name, a)
+
+
+def _value_ok(x: float, kind: Kind) -> bool:
+    if kind is BOX_MIN:
+        return math.isfinite(x) or x == _INF
+    if kind is BOX_MAX:
+        return math.isfinite(x) or x == -_INF
+    if kind is T_MIN:
+        return x == x and x != _INF
+    if kind is T_MAX:
+        return x == x and x != -_INF
+    return math.isfinite(x)
+
+
+def _expected(kind: Kind) -> str:
+    return {BOX_MIN: "be finite (or +inf, which only makes a box empty)",
+            BOX_MAX: "be finite (or -inf, which only makes a box empty)",
+            T_MIN: "not be NaN or +inf", T_MAX: "not be NaN or -inf"}.get(kind, "be finite")
+
+
+def _rounded(value: Any, kind: str, dtype: type) -> Any:
+    """An exact answer as the output wants it: t values rounded once (to nearest)."""
+    if kind != T:
+        return value
+    try:
+        x = float(value)  # correctly rounded for Fraction and int
+    except OverflowError:
+        x = _INF if value > 0 else -_INF
+    return float(np.float32(x)) if dtype == np.float32 else x
+
+
+def _as_array(name: str, value: Any, kind: Kind) -> np.ndarray:
+    """``value`` as a float array of ``kind``'s item shape; exact ints and extended floats only."""
+    try:
+        a = np.asarray(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be an array of numbers, got {type(value).__name__}: "
+                         f"{exc}") from None
+    if a.dtype.kind == "f" and a.dtype.itemsize > 8:
+        wide = a
+        a = a.astype(np.float64)
+        if not ((a == wide) | np.isnan(wide) | np.isinf(wide)).all():
+            raise ValueError(f"{name} holds values float64 cannot represent exactly "
+                             f"({a.dtype} input); round them to float64 first")
+    elif a.dtype.kind in "iuO":
+        a = _exact_floats(name, a)
+    elif a.dtype.kind == "b" or (a.dtype.kind == "f" and a.dtype.itemsize < 4):
+        a = a.astype(np.float64)
+    elif a.dtype.kind != "f":
+        raise ValueError(f"{name} must be an array of numbers, got dtype {a.dtype}")
+    if kind.item_dims == 1 and (a.ndim == 0 or a.shape[-1] != 3):
+        raise ValueError(f"{name} must have shape (3,) or (N, 3), got {a.shape}")
+    if kind.item_dims == 2 and (a.ndim < 2 or a.shape[-2:] != (3, 3)):
+        raise ValueError(f"{name} must have shape (3, 3) or (N, 3, 3), got {a.shape}")
+    return a
+
+
+def _exact_floats(name: str, a: np.ndarray) -> np.ndarray:
+    """Integers (or Python objects) as float64, refusing any that float64 would round."""
+    if a.dtype.kind in "iu" and a.size and np.abs(a.astype(np.float64)).max() < _EXACT_INT:
+        return a.astype(np.float64)
+    out = np.empty(a.shape, dtype=np.float64)
+    for index, v in np.ndenumerate(a):
+        try:
+            x = float(v)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ValueError(f"{name} must hold numbers float64 can represent, got {v!r} at "
+                             f"index {index}: {exc}") from None
+        if isinstance(v, (int, np.integer)) and x != int(v):
+            raise ValueError(f"{name} holds {int(v)} at index {index}, which float64 cannot "
+                             "represent exactly; pass it as a float if rounding is intended")
+        out[index] = x
+    return out
+
+
+def _broadcast(names: Sequence[str], arrays: list, kinds: Sequence[Kind]) -> tuple[int, ...]:
+    leads = [a.shape[:a.ndim - k.item_dims] for a, k in zip(arrays, kinds)]
+    try:
+        return tuple(np.broadcast_shapes(*leads))
+    except ValueError:
+        listed = ", ".join(f"{n} {a.shape}" for n, a in zip(names, arrays))
+        raise ValueError(f"argument shapes do not broadcast over leading dimensions: "
+                         f"{listed}") from None
+
+
+def _check_orthonormal(name: str, axes: np.ndarray) -> None:
+    """Rows of every 3x3 block orthonormal within ORTHONORMAL_ATOL (elementwise, no BLAS)."""
+    rows = np.moveaxis(axes, (-2, -1), (0, 1))
+    error = np.zeros(axes.shape[:-2])
+    for i in range(3):
+        for j in range(i, 3):
+            a, b = rows[i], rows[j]
+            dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] - (1.0 if i == j else 0.0)
+            error = np.maximum(error, np.abs(dot))
+    if np.any(error > ORTHONORMAL_ATOL):
+        where = "" if error.ndim == 0 else f" at index {int(np.argmax(error))}"
+        raise ValueError(f"{name} must have orthonormal rows (unit box axes) within "
+                         f"{ORTHONORMAL_ATOL:g}, got rows off by {float(np.max(error)):.3g}{where}")
+
+
+def _loop_args(columns: list) -> list:
+    args: list = []
+    for c in columns:
+        if isinstance(c, tuple):
+            args += c
+        else:
+            args.append(c)
+    return args
+
+
+def _interpreted(filter: Callable[..., tuple], columns: list, kinds: Sequence[Kind], m: int,
+                 outs: list, doubt: np.ndarray) -> int:
+    """The filter over every item in CPython, on Python floats (set_jit(False))."""
+    import itertools
+
+    streams = [itertools.repeat(c, m) if isinstance(c, tuple)
+               else c.reshape(-1, k.width).astype(np.float64).tolist()
+               for c, k in zip(columns, kinds)]
+    chain = itertools.chain.from_iterable
+    results = [filter(*chain(parts)) for parts in zip(*streams)]
+    count = 0
+    for k, o in enumerate(outs):
+        o[...] = [r[k] for r in results]
+    flags = [r[-1] for r in results]
+    doubt[...] = flags
+    count = sum(flags)
+    return count
+
+
+def _compile(filter: Callable[..., tuple], kinds: Sequence[Kind], singles: tuple[bool, ...],
+             n_out: int, parallel: bool) -> Callable[..., int]:
+    """A numba loop of ``filter`` over items, for one pattern of shared / per-item arguments.
+
+    The source is generated (one parameter per shared scalar, one flat array per per-item
+    argument, indexed with its constant width so that LLVM sees interleaved loads) and compiled
+    with the filter inlined. Its name carries a hash of the filter's source: numba's cache
+    would not notice a changed callee otherwise.
+    """
+    import numba
+
+    params, loads = [], []
+    for k, (kind, single) in enumerate(zip(kinds, singles)):
+        if single:
+            names = [f"s{k}_{j}" for j in range(kind.width)]
+            params += names
+            loads += names
+        else:
+            params.append(f"a{k}")
+            loads += [f"float64(a{k}[{kind.width} * i + {j}])" for j in range(kind.width)]
+    outs = [f"o{j}" for j in range(n_out)]
+    digest = hashlib.sha1(inspect.getsource(filter).encode()).hexdigest()[:12]
+    pattern = "".join("s" if s else "a" for s in singles)
+    name = f"_loop_{filter.__module__.rsplit('.', 1)[-1]}_{pattern}_{'p' if parallel else 's'}_{digest}"
+    body = "\n".join(f"        {o}[i] = r[{j}]" for j, o in enumerate(outs))
+    source = (
+        f"def {name}({', '.join(params + outs)}, doubt):\n"
+        f"    count = 0\n"
+        f"    for i in {'prange' if parallel else 'range'}(doubt.shape[0]):\n"
+        f"        r = kernel({', '.join(loads)})\n"
+        f"{body}\n"
+        f"        doubt[i] = r[{n_out}]\n"
+        f"        count += r[{n_out}]\n"
+        f"    return count\n"
+    )
+    options = dict(nogil=True, boundscheck=False, error_model="numpy", parallel=parallel)
+    namespace = {"kernel": numba.njit(inline="always", error_model="numpy")(filter),
+                 "float64": np.float64, "prange": numba.prange, "__name__": __name__}
+    # compiled as if written in this file, so numba's cache can locate and stamp it
+    exec(compile(source, __file__, "exec"), namespace)
+    try:
+        return numba.njit(cache=True, **options)(namespace[name])
+    except RuntimeError:  # no writable cache location (a read-only install): no cache
+        return numba.njit(**options)(namespace[name])
+
