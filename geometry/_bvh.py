@@ -32,6 +32,8 @@ lower bound exceeds it cannot hold the nearest box nor a tie with it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit, prange
 
@@ -266,8 +268,10 @@ def _gather(box_min, box_max, order):  # type: ignore[no-untyped-def]
     return leaf_min, leaf_max
 
 
-def build(box_min: np.ndarray, box_max: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Build the hierarchy over (N, 3) float64 boxes (validated; empty boxes are left out). Returns ``(order, leaf_min, leaf_max, child_a, child_b, node_min, node_max, depth)``:
+def build(box_min: np.ndarray, box_max: np.ndarray) -> tuple[Any, ...]:
+    """Build the hierarchy over (N, 3) float64 boxes (validated; empty boxes are left out).
+
+    Returns ``(order, leaf_min, leaf_max, child_a, child_b, node_min, node_max, depth)``:
     ``order[j]`` is the input index of the j-th box in leaf order; no nodes when no box is
     non-empty."""
     keep = _non_empty(box_min, box_max)
@@ -300,40 +304,27 @@ def _axis_mode(d: float) -> int:
 
 
 @njit(cache=True)
+def _axis(lo, hi, o, i, mode, entry, exit_, inside):  # type: ignore[no-untyped-def]
+    """One axis of :func:`_slab`: ``(entry, exit, inside)`` narrowed by the slab [lo, hi]."""
+    if mode == 0:
+        ta = (lo - o) * i
+        tb = (hi - o) * i
+        if i < 0.0:
+            ta, tb = tb, ta
+        entry = ta if ta > entry else entry
+        exit_ = tb if tb < exit_ else exit_
+    elif mode == 1:
+        inside = inside and lo <= o <= hi
+    return entry, exit_, inside
+
+
+@njit(cache=True)
 def _slab(lo0, lo1, lo2, hi0, hi1, hi2, o0, o1, o2, i0, i1, i2, m0, m1, m2):  # type: ignore[no-untyped-def]
     """Rounded ``(entry, exit, inside)`` of a line in a box: ``inside`` is False when a zero
     direction component puts the line outside the closed slab (exactly)."""
-    entry = -_INF
-    exit_ = _INF
-    inside = True
-    if m0 == 0:
-        ta = (lo0 - o0) * i0
-        tb = (hi0 - o0) * i0
-        if i0 < 0.0:
-            ta, tb = tb, ta
-        entry = ta if ta > entry else entry
-        exit_ = tb if tb < exit_ else exit_
-    elif m0 == 1:
-        inside = inside and lo0 <= o0 <= hi0
-    if m1 == 0:
-        ta = (lo1 - o1) * i1
-        tb = (hi1 - o1) * i1
-        if i1 < 0.0:
-            ta, tb = tb, ta
-        entry = ta if ta > entry else entry
-        exit_ = tb if tb < exit_ else exit_
-    elif m1 == 1:
-        inside = inside and lo1 <= o1 <= hi1
-    if m2 == 0:
-        ta = (lo2 - o2) * i2
-        tb = (hi2 - o2) * i2
-        if i2 < 0.0:
-            ta, tb = tb, ta
-        entry = ta if ta > entry else entry
-        exit_ = tb if tb < exit_ else exit_
-    elif m2 == 1:
-        inside = inside and lo2 <= o2 <= hi2
-    return entry, exit_, inside
+    entry, exit_, inside = _axis(lo0, hi0, o0, i0, m0, -_INF, _INF, True)
+    entry, exit_, inside = _axis(lo1, hi1, o1, i1, m1, entry, exit_, inside)
+    return _axis(lo2, hi2, o2, i2, m2, entry, exit_, inside)
 
 
 @njit(cache=True)

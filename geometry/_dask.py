@@ -53,6 +53,7 @@ def dask_aware(func: F) -> F:
 
 def _lazy(func: Callable[..., Any], arguments: dict[str, Any]) -> Any:
     import dask.array as da
+    from dask.base import tokenize
 
     lead = next(a for a in arguments.values() if isinstance(a, da.Array))
     if lead.ndim == 0:
@@ -76,11 +77,12 @@ def _lazy(func: Callable[..., Any], arguments: dict[str, Any]) -> Any:
         if value.shape[0] != n:
             raise ValueError(f"{name} has {value.shape[0]} items but the dask argument has "
                              f"{n}: shapes do not broadcast")
-        array = value if is_dask else da.from_array(np.asarray(value), chunks=-1)
+        array = value if is_dask else da.from_array(  # type: ignore[no-untyped-call]
+            np.asarray(value), chunks=-1)
         split[name] = array.rechunk((chunks,) + tuple(-1 for _ in range(array.ndim - 1)))
     # The function on zero-length blocks: its shape / dtype checks and the result's type.
     meta = func(**whole, **{name: _empty(a) for name, a in split.items()})
-    fields = meta._fields if isinstance(meta, tuple) else None
+    fields = getattr(meta, "_fields", None)  # a NamedTuple of arrays (RayHit)
     if fields is None:
         out_dtype = np.asarray(meta).dtype
     else:
@@ -91,9 +93,9 @@ def _lazy(func: Callable[..., Any], arguments: dict[str, Any]) -> Any:
         array = split[name]
         pairs += [array, "i" + "jkl"[:array.ndim - 1]]
     task = functools.partial(_run_chunk, func, names, whole, fields, out_dtype)
-    packed = da.blockwise(task, "i", *pairs, dtype=out_dtype, concatenate=True,
-                          meta=np.empty((0,), out_dtype),
-                          name=f"{func.__name__}-" + da.core.tokenize(func, *pairs, whole))
+    packed = da.blockwise(  # type: ignore[no-untyped-call]
+        task, "i", *pairs, dtype=out_dtype, concatenate=True, meta=np.empty((0,), out_dtype),
+        name=f"{func.__name__}-" + tokenize(func, *pairs, whole))
     if fields is None:
         return packed
     return type(meta)(*(packed.map_blocks(_field, f, dtype=out_dtype[f]) for f in fields))

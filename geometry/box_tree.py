@@ -38,8 +38,8 @@ SLAB_ABS = 2.0**-1000
 #: The public functions' ``t_enter`` is within 2 ulps of the exact entry in the output dtype
 #: (SEMANTICS.md): relative 2**-22 in float32, 2**-51 in float64; bounds 8x that, plus an
 #: absolute slack for subnormal results (whose ulp is 2**-149 / 2**-1074).
-OUT_REL = {np.float32: 2.0**-19, np.float64: 2.0**-48}
-OUT_ABS = {np.float32: 2.0**-120, np.float64: 2.0**-1000}
+OUT_REL: dict[type, float] = {np.float32: 2.0**-19, np.float64: 2.0**-48}
+OUT_ABS: dict[type, float] = {np.float32: 2.0**-120, np.float64: 2.0**-1000}
 
 
 #: Candidates a line's nearest-hit walk keeps itself; lines with more are collected again.
@@ -50,8 +50,8 @@ _NO_PAIRS = (np.empty(0, np.int64), np.empty(0, np.int64))
 class NearestHits(NamedTuple):
     """Per ray, the nearest box hit: its index (-1 on a miss) and ``t_enter`` (+inf on a miss)."""
 
-    box_index: np.ndarray
-    t_enter: np.ndarray
+    box_index: Any  #: (M,) int64 array, or an int for one ray
+    t_enter: Any  #: (M,) float array, or a float for one ray
 
 
 class RayPairs(NamedTuple):
@@ -139,7 +139,7 @@ class BoxTree:
         """The boxes' float dtype."""
         return self._dtype
 
-    def _tree(self) -> tuple:
+    def _tree(self) -> tuple[Any, ...]:
         return (self._node_min, self._node_max, self._child_a, self._child_b, self._leaf_min,
                 self._leaf_max, self._depth)
 
@@ -284,7 +284,6 @@ class BoxTree:
                 "do not broadcast") from None
         o_b = np.broadcast_to(o, lead + (3,)).reshape(-1, 3)
         d_b = np.broadcast_to(d, lead + (3,)).reshape(-1, 3)
-        m = len(o_b)
         lo_b = np.broadcast_to(lo, lead).reshape(-1)
         hi_b = np.broadcast_to(hi, lead).reshape(-1)
         out_type = compute_dtype(o, d, np.empty(0, self._dtype))
@@ -313,7 +312,7 @@ class BoxTree:
 
 
 class _Rays(NamedTuple):
-    lead: tuple  #: the broadcast leading shape
+    lead: tuple[int, ...]  #: the broadcast leading shape
     origin: np.ndarray  #: (M, 3) as given (the public function's input)
     direction: np.ndarray
     t_min: Any  #: as given when a scalar, else the validated array
@@ -333,7 +332,8 @@ def _work(x: np.ndarray) -> np.ndarray:
     return np.require(x, np.float64, ["C", "W"])
 
 
-def _sorted_pairs(query: np.ndarray, box: np.ndarray, *values: np.ndarray) -> tuple:
+def _sorted_pairs(query: np.ndarray, box: np.ndarray, *values: np.ndarray
+                  ) -> tuple[np.ndarray, ...]:
     """The pairs (and their values) sorted by query, then box."""
     order = np.lexsort((box, query))
     return (query[order], box[order]) + tuple(v[order] for v in values)
