@@ -15,6 +15,8 @@ import geometry
 from app.scene import Boxes, Scene
 
 SEGMENT_PARTS = ("start", "end", "both")
+#: Scenes with this many boxes or more pick through a geometry.BoxTree (built on demand).
+TREE_PICKING = 10**5
 
 
 @dataclass
@@ -136,6 +138,7 @@ class DemoState:
         self.scene = scene
         self.base_boxes = scene.boxes.copy()
         self.boxes = scene.boxes.copy()
+        self._tree: geometry.BoxTree | None = None  # for picking; rebuilt after boxes move
         self.start = np.array(scene.segment_start, dtype=np.float64)
         self.end = np.array(scene.segment_end, dtype=np.float64)
         self.anim_time = 0.0
@@ -161,6 +164,7 @@ class DemoState:
 
     def _boxes_changed(self, which: np.ndarray | slice) -> None:
         self._moved[which] = True
+        self._tree = None
         self.overlaps = triangle_overlaps(self.scene.triangles, self.boxes)
         self.rays = self._trace_rays()
         self._reclassify()
@@ -213,12 +217,22 @@ class DemoState:
 
     def pick(self, origin, direction) -> tuple[int | None, float]:
         """The box under a picking ray (the first one it hits), among the boxes shown: NONE
-        boxes do not count while they are hidden (``show_none`` False)."""
-        if self.show_none:
-            return first_hit(origin, direction, self.boxes)
-        shown = np.flatnonzero(self.classes != 0)
-        i, t = first_hit(origin, direction, self.boxes.subset(shown))
-        return (None, t) if i is None else (int(shown[i]), t)
+        boxes do not count while they are hidden (``show_none`` False). In large scenes a BoxTree
+        over the bounding boxes (rotated boxes' widened past their rounding) finds the candidates."""
+        if len(self.boxes) < TREE_PICKING:
+            if self.show_none:
+                return first_hit(origin, direction, self.boxes)
+            candidates = np.flatnonzero(self.classes != 0)
+        else:
+            if self._tree is None:
+                b = self.boxes
+                pad = np.where(b.is_obb[:, None], 2.0**-40 * (abs(b.box_min) + abs(b.box_max)), 0)
+                self._tree = geometry.BoxTree(b.box_min - pad, b.box_max + pad)
+            candidates = self._tree.ray_pairs(origin, direction).box_index  # ascending
+            if not self.show_none:
+                candidates = candidates[self.classes[candidates] != 0]
+        i, t = first_hit(origin, direction, self.boxes.subset(candidates))
+        return (None, t) if i is None else (int(candidates[i]), t)
 
     def counts(self) -> tuple[int, int, int]:
         """Number of green (NONE), blue (INTERSECT), red (INCLUDE) boxes."""

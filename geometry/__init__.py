@@ -16,6 +16,7 @@ the contract; the docstrings restate it per function.
 
 from ._engine import get_jit, get_num_threads, set_jit, set_num_threads
 from .aabb import AABB
+from .box_tree import BoxTree
 from .explain import (
     AxisTest,
     SeparatingAxes,
@@ -38,6 +39,7 @@ from .triangle_box import triangle_overlaps_aabb
 __all__ = [
     "AABB",
     "AxisTest",
+    "BoxTree",
     "OBB",
     "IntersectionType",
     "Ray",

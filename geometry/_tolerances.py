@@ -41,3 +41,58 @@ UNDERFLOW_SLACK = {np.float64: 2.0**-1000, np.float32: 2.0**-120}
 #: 48 (see ``triangle_box._separating_axes``); these allow 3x and 5x that.
 TRIANGLE_EDGE_AXIS_BOUND = 128.0
 TRIANGLE_NORMAL_BOUND = 256.0
+
+# --- the float filters of triangle_box and obb (one kernel per query) -------------------------
+# Each filter computes in float64 (float32 data are widened exactly) and compares a margin m with
+# a bound B on |m - m_exact|: m >= B proves m_exact >= 0, m < -B proves m_exact < 0, anything
+# between is doubt (decided again exactly). u is the float64 unit of rounding. The derivations
+# are first-order counts; each constant allows at least 1.3x the count, which covers the
+# second-order terms (u**2 and smaller) many times over.
+
+#: float64's unit of rounding, 2**-53 (half an ulp of 1).
+FILTER_UNIT = 2.0**-53
+
+#: The filters certify nothing outside this range of scales (largest coordinate, largest edge
+#: component, offset from an OBB's centre): there, a product of up to three of them can neither
+#: overflow nor lose its error bound to underflow (an underflowed product errs by at most 2**-1075
+#: absolutely, far below u * SCALE_MIN**3). Inputs outside it are doubt, i.e. decided exactly.
+FILTER_SCALE_MIN = 2.0**-300
+FILTER_SCALE_MAX = 2.0**300
+
+#: Triangle vs box, a box-axis x edge axis: with coordinates at most M, edge components at most F
+#: and vertex coordinates known within E (0 for an AABB, the frame error for an OBB), the margin
+#: errs by at most (16 u F + 8 E) M + 2 F E <= 12.1 E M + 16 u F M (projections of two vertices
+#: and of the box, and their difference). B = TRIANGLE_EDGE_BOUND * (u F + E) * M.
+TRIANGLE_EDGE_BOUND = 32.0
+
+#: Triangle vs box, the triangle's normal n = f0 x f1: |n - n_exact| <= 8 E F + 8 u F**2 per
+#: component; the triangle's and the box's projections and their difference err by at most
+#: 96 u F**2 M + 48 E F M + 6 E F**2 <= (96 u F + 60.1 E) F M.
+#: B = TRIANGLE_PLANE_BOUND * (u F + E) * F * M.
+TRIANGLE_PLANE_BOUND = 128.0
+
+#: OBB frame change u_i = axes[i] . (p - center), p - center rounded once and the dot product
+#: three times: |u_i - exact| <= 4.001 u sum_j |axes[i, j]| |p_j - center_j|, with entries of
+#: axes within 1 + 1e-6 of a unit row. E = OBB_FRAME_BOUND * u * sum_j |p_j - center_j| (or per
+#: axis with |axes[i, j]| when that sum is needed exactly: a zero sum means no rounding at all).
+OBB_FRAME_BOUND = 5.0
+
+#: Ray vs OBB, exact-enough t: the local origin U = axes[i] . (origin - center) and direction
+#: W = axes[i] . direction are summed in double-double (TwoSum, Dekker's TwoProduct) with an
+#: error of at most 22 u**2 T (T the sum of the products' magnitudes); the numerator
+#: N = +-half_size - U adds u**2 (|N| + 2 T). B = RAY_DD_BOUND * u**2 * (T + |half_size|).
+RAY_DD_BOUND = 64.0
+
+#: Ray vs OBB: a double-double quotient N / W rounds to within u |t| (half an ulp) plus
+#: 12 u**2 |t|; this many u**2 are allowed for that second-order part.
+RAY_DIVISION_BOUND = 32.0
+
+#: Absolute slack for double-double sums whose small products may have underflowed (each
+#: TwoProduct error term that is not exact errs by at most 2**-1074).
+RAY_UNDERFLOW_SLACK = 2.0**-1060
+
+#: Ray vs OBB: t values are certified only within [RAY_T_MIN, RAY_T_MAX] in magnitude (and the
+#: double-double quotient only for numerator and denominator there), where neither the quotient
+#: nor Dekker's product in its remainder can over- or underflow. Others are doubt.
+RAY_T_MIN = 2.0**-900
+RAY_T_MAX = 2.0**900

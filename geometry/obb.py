@@ -12,15 +12,20 @@ the exact one, and the rare items the bracket leaves open are decided in rationa
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ._batch import broadcast_leading
+from ._dask import dask_aware
 from ._exact import (classify_segment_rational, rational, ray_hit_rational, to_frame_rational,
                      triangle_overlaps_rational)
-from ._tolerances import UNDERFLOW_SLACK, UNIT_ROUNDOFF
+from ._tolerances import (FILTER_SCALE_MAX, FILTER_SCALE_MIN, FILTER_UNIT, OBB_FRAME_BOUND,
+                          RAY_DD_BOUND, RAY_DIVISION_BOUND, RAY_T_MAX, RAY_T_MIN,
+                          RAY_UNDERFLOW_SLACK, TRIANGLE_EDGE_BOUND, UNDERFLOW_SLACK,
+                          UNIT_ROUNDOFF)
 from ._validate import (
     as_axes,
     as_finite_points,
@@ -34,7 +39,8 @@ from .aabb import AABB
 from .ray_box import intersect_checked, ray_arguments
 from .results import IntersectionType, RayHit
 from .segment_box import classify_checked
-from .triangle_box import overlaps_checked
+from .triangle_box import (_edge_axis_margin, _integers, _jitable, _larger, _max_abs3, _smaller,
+                           _triangle_box_exact, _triangle_box_sat, overlaps_checked)
 
 __all__ = ["OBB", "classify_segment_obb", "intersect_ray_obb", "triangle_overlaps_obb"]
 
@@ -136,6 +142,7 @@ def _point_query(points: dict, center, axes, half_size, query, exact, result_dty
     return out
 
 
+@dask_aware
 def classify_segment_obb(
     start: ArrayLike, end: ArrayLike, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike
 ) -> Union[IntersectionType, np.ndarray]:
@@ -168,6 +175,7 @@ def classify_segment_obb(
     return IntersectionType(int(out)) if out.ndim == 0 else out
 
 
+@dask_aware
 def intersect_ray_obb(
     origin: ArrayLike,
     direction: ArrayLike,
@@ -250,6 +258,7 @@ def intersect_ray_obb(
     return RayHit(hit, t_enter, t_exit)
 
 
+@dask_aware
 def triangle_overlaps_obb(
     v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, center: ArrayLike, axes: ArrayLike,
     half_size: ArrayLike,

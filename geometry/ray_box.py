@@ -15,7 +15,8 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._engine import BOOL, BOX_MAX, BOX_MIN, DIRECTION, POINT, T_MAX, T_MIN, Query, T
+from ._dask import dask_aware
+from ._engine import BOOL, BOX_MAX, BOX_MIN, DIRECTION, POINT, T, T_MAX, T_MIN, Query
 from ._exact import scaled
 from ._tolerances import RECIPROCAL_MAX, SLAB_ABSOLUTE, SLAB_RELATIVE
 from ._validate import as_finite_points, as_scalars, check_nonzero_direction
@@ -114,6 +115,7 @@ _QUERY = Query(_filter, _exact,
                outputs=[BOOL, T, T])
 
 
+@dask_aware
 def intersect_ray_aabb(
     origin: ArrayLike,
     direction: ArrayLike,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._dask import dask_aware
 from ._engine import BOX_MAX, BOX_MIN, CLASS, POINT, Query
 from ._exact import scaled
 from ._tolerances import RECIPROCAL_MAX, SLAB_ABSOLUTE, SLAB_RELATIVE
@@ -104,6 +105,7 @@ _QUERY = Query(_filter, _exact,
 _CLASSES = tuple(IntersectionType)
 
 
+@dask_aware
 def classify_segment_aabb(
     start: ArrayLike, end: ArrayLike, box_min: ArrayLike, box_max: ArrayLike, *,
     out: np.ndarray | None = None,

@@ -1,0 +1,339 @@
+"""Many queries against many boxes: a bounding-volume hierarchy with the per-box answers.
+
+``BoxTree`` answers ``intersect_ray_aabb``, ``classify_segment_aabb`` and
+``triangle_overlaps_aabb`` for M queries against N boxes without testing every pair. The tree
+(:mod:`._bvh`) only *collects candidates*: its float64 tests are widened by certified error
+bounds, so a box whose answer is not a miss / NONE is never left out. Every candidate pair is
+then answered by the public per-box function itself, in one batched call, so hits, classes and
+t values are exactly theirs, bit for bit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from . import _bvh
+from ._validate import (
+    as_boxes,
+    as_finite_points,
+    as_scalars,
+    check_box_bounds,
+    check_nonzero_direction,
+    compute_dtype,
+)
+from .ray_box import intersect_ray_aabb
+from .segment_box import classify_segment_aabb
+from .triangle_box import triangle_overlaps_aabb
+
+__all__ = ["BoxTree", "NearestHits", "RayPairs", "SegmentPairs", "TrianglePairs"]
+
+#: Relative bound on the error of a float64 slab parameter ``(b - o) * (1 / d)``: at most four
+#: roundings (a segment's ``d = end - start`` is one), 4u(1 + 4u) with u = 2**-53; 8x that.
+SLAB_REL = 2.0**-48
+#: Absolute slack for slab parameters that underflowed (rounding error 2**-1075 there).
+SLAB_ABS = 2.0**-1000
+#: The public functions' ``t_enter`` is within 2 ulps of the exact entry in the output dtype
+#: (SEMANTICS.md): relative 2**-22 in float32, 2**-51 in float64; bounds 8x that, plus an
+#: absolute slack for subnormal results (whose ulp is 2**-149 / 2**-1074).
+OUT_REL: dict[type, float] = {np.float32: 2.0**-19, np.float64: 2.0**-48}
+OUT_ABS: dict[type, float] = {np.float32: 2.0**-120, np.float64: 2.0**-1000}
+
+
+#: Candidates a line's nearest-hit walk keeps itself; lines with more are collected again.
+_NEAREST_CAPACITY = 16
+_NO_PAIRS = (np.empty(0, np.int64), np.empty(0, np.int64))
+
+
+class NearestHits(NamedTuple):
+    """Per ray, the nearest box hit: its index (-1 on a miss) and ``t_enter`` (+inf on a miss)."""
+
+    box_index: Any  #: (M,) int64 array, or an int for one ray
+    t_enter: Any  #: (M,) float array, or a float for one ray
+
+
+class RayPairs(NamedTuple):
+    """Every (ray, box) hit, sorted by ray then box, with the per-box ``t_enter`` / ``t_exit``."""
+
+    ray_index: np.ndarray
+    box_index: np.ndarray
+    t_enter: np.ndarray
+    t_exit: np.ndarray
+
+
+class SegmentPairs(NamedTuple):
+    """Every (segment, box) pair whose class is not NONE, sorted by segment then box."""
+
+    segment_index: np.ndarray
+    box_index: np.ndarray
+    kind: np.ndarray
+
+
+class TrianglePairs(NamedTuple):
+    """Every (triangle, box) pair that overlaps, sorted by triangle then box."""
+
+    triangle_index: np.ndarray
+    box_index: np.ndarray
+
+
+class BoxTree:
+    """A bounding-volume hierarchy over N axis-aligned boxes, for many queries at once.
+
+    The answers are exactly those of the per-box functions (``intersect_ray_aabb``,
+    ``classify_segment_aabb``, ``triangle_overlaps_aabb``) for every pair of a query and a box,
+    t values bit for bit; the tree only skips pairs whose answer is surely a miss. Empty boxes
+    (``min > max`` on an axis, e.g. ``AABB.empty()``) are allowed and never reported.
+
+    The build sorts the boxes by the Morton code of their centres and splits the sorted order
+    at the highest differing bit (Karras 2012), compiled with numba; it takes O(N log N) time
+    and O(N) memory beyond the inputs (a copy of the boxes in leaf order and 2N nodes), and
+    keeps no reference to the input arrays.
+
+    Parameters
+    ----------
+    box_min, box_max : (N, 3) array_like
+        The boxes' corners, float32 or float64 (other numbers become float64). The boxes are
+        validated once, here, with the per-box functions' messages.
+
+    Raises
+    ------
+    ValueError
+        For a NaN or an infinity other than the empty-box marker (``+inf`` in ``box_min``,
+        ``-inf`` in ``box_max``), or shapes that are not (N, 3) / do not match.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> tree = BoxTree([[0, 0, 0], [2, 0, 0]], [[1, 1, 1], [3, 1, 1]])
+    >>> tree.nearest_ray_hits([[-1, 0.5, 0.5]], [[1, 0, 0]])
+    NearestHits(box_index=array([0]), t_enter=array([1.]))
+    """
+
+    def __init__(self, box_min: ArrayLike, box_max: ArrayLike) -> None:
+        lo, hi = as_boxes("box_min", box_min, "box_max", box_max)
+        if lo.ndim == 1:
+            lo, hi = lo[None], hi[None]
+        for name, arr in (("box_min", lo), ("box_max", hi)):
+            if arr.ndim != 2:
+                raise ValueError(f"{name} must have shape (3,) or (N, 3), got {arr.shape}")
+        if lo.shape != hi.shape:
+            raise ValueError(f"box_min and box_max must have the same shape, got {lo.shape} "
+                             f"and {hi.shape}")
+        check_box_bounds("box_min", lo, "box_max", hi)
+        dtype = compute_dtype(lo, hi)
+        self._dtype = np.dtype(dtype)
+        # The tree holds float64 (exact for float32 boxes: one compiled version of each walk);
+        # the per-box functions get the candidates back in the boxes' dtype.
+        (self._order, self._leaf_min, self._leaf_max, self._child_a, self._child_b,
+         self._node_min, self._node_max, self._depth) = _bvh.build(_work(lo), _work(hi))
+        self._n = len(lo)
+
+    def __len__(self) -> int:
+        """The number of boxes given, empty ones included."""
+        return self._n
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The boxes' float dtype."""
+        return self._dtype
+
+    def _tree(self) -> tuple[Any, ...]:
+        return (self._node_min, self._node_max, self._child_a, self._child_b, self._leaf_min,
+                self._leaf_max, self._depth)
+
+    def nearest_ray_hits(self, origin: ArrayLike, direction: ArrayLike, *,
+                         t_min: ArrayLike = 0.0, t_max: ArrayLike = np.inf) -> NearestHits:
+        """The nearest box each ray hits: ``(box_index, t_enter)``.
+
+        Among the boxes ``intersect_ray_aabb`` reports hit, the one with the smallest
+        ``t_enter``, the lowest index on ties; ``-1`` and ``+inf`` for a ray that hits none.
+        ``t_enter`` is the per-box function's value, bit for bit (a ray starting inside a box
+        has ``t_enter == t_min`` there).
+
+        Parameters
+        ----------
+        origin, direction : (3,) or (M, 3) array_like
+            The rays (broadcast together). A zero direction is a ``ValueError``.
+        t_min, t_max : float or (M,) array_like
+            The rays' parameter range, as for ``intersect_ray_aabb``.
+
+        Returns
+        -------
+        NearestHits
+            ``box_index`` (M,) int64 and ``t_enter`` (M,) float64 (float32 when the rays and
+            the boxes are float32); for one ray (all arguments single), Python ``int`` and
+            ``float``.
+        """
+        rays = self._rays(origin, direction, t_min, t_max)
+        m = len(rays.o)
+        ray, pos = _NO_PAIRS
+        if len(self._child_a):
+            rel = OUT_REL[rays.out_type]
+            ab = OUT_ABS[rays.out_type]
+            omax = float(np.finfo(rays.out_type).max)
+            best, count, positions = _bvh.nearest_candidates(
+                *self._tree(), rays.o, rays.d, rays.t_lo, rays.t_hi, SLAB_REL, SLAB_ABS, rel,
+                ab, omax, _NEAREST_CAPACITY)
+            ray, pos = np.nonzero(np.arange(_NEAREST_CAPACITY) < count[:, None])
+            pos = positions[ray, pos]
+            more = np.flatnonzero(count < 0)  # lines with many near-ties: collect them all
+            if more.size:
+                offsets, extra = _bvh.collect_ray_candidates(
+                    *self._tree(), rays.o[more], rays.d[more], rays.t_lo[more],
+                    rays.t_hi[more], best[more], SLAB_REL, SLAB_ABS, rel, ab)
+                ray = np.concatenate((ray, np.repeat(more, np.diff(offsets))))
+                pos = np.concatenate((pos, extra))
+        hit, t_enter, _ = self._answer_rays(rays, ray, pos)
+        box = self._order[pos]
+        ray, box, t_enter = ray[hit], box[hit], t_enter[hit]
+        index = np.full(m, -1, np.int64)
+        nearest_t = np.full(m, np.inf, t_enter.dtype)
+        if ray.size:
+            # per ray, the smallest t_enter, then the lowest box index: the first of each run
+            first = np.lexsort((box, t_enter, ray))
+            ray, box, t_enter = ray[first], box[first], t_enter[first]
+            head = np.flatnonzero(np.r_[True, ray[1:] != ray[:-1]])
+            index[ray[head]] = box[head]
+            nearest_t[ray[head]] = t_enter[head]
+        if rays.lead == ():
+            return NearestHits(int(index[0]), float(nearest_t[0]))
+        return NearestHits(index.reshape(rays.lead), nearest_t.reshape(rays.lead))
+
+    def ray_pairs(self, origin: ArrayLike, direction: ArrayLike, *, t_min: ArrayLike = 0.0,
+                  t_max: ArrayLike = np.inf) -> RayPairs:
+        """Every pair of a ray and a box it hits: ``(ray_index, box_index, t_enter, t_exit)``.
+
+        Exactly the pairs whose ``intersect_ray_aabb`` is a hit, with its ``t_enter`` and
+        ``t_exit``, sorted by ray index, then box index. Arguments as for
+        :meth:`nearest_ray_hits`; ray indices count rays in the flattened broadcast shape.
+        """
+        rays = self._rays(origin, direction, t_min, t_max)
+        m = len(rays.o)
+        offsets, pos = _bvh.collect_ray_candidates(
+            *self._tree(), rays.o, rays.d, rays.t_lo, rays.t_hi, np.full(m, np.inf), SLAB_REL,
+            SLAB_ABS, 0.0, 0.0)
+        ray = np.repeat(np.arange(m), np.diff(offsets))
+        hit, t_enter, t_exit = self._answer_rays(rays, ray, pos)
+        return RayPairs(*_sorted_pairs(ray[hit], self._order[pos[hit]], t_enter[hit],
+                                       t_exit[hit]))
+
+    def segment_pairs(self, start: ArrayLike, end: ArrayLike) -> SegmentPairs:
+        """Every pair of a segment and a box it meets: ``(segment_index, box_index, kind)``.
+
+        Exactly the pairs whose ``classify_segment_aabb`` is not NONE, with that class
+        (``int8``: 1 INTERSECT, 2 INCLUDE), sorted by segment index, then box index.
+
+        Parameters
+        ----------
+        start, end : (3,) or (M, 3) array_like
+            The segments (broadcast together); ``start == end`` is a point.
+        """
+        start_a = as_finite_points("start", start)
+        end_a = as_finite_points("end", end)
+        s, e = (x.reshape(-1, 3) for x in np.broadcast_arrays(start_a, end_a))
+        o = _work(s)
+        d = _work(e) - o
+        m = len(o)
+        offsets, pos = _bvh.collect_ray_candidates(
+            *self._tree(), o, d, np.zeros(m), np.ones(m), np.full(m, np.inf), SLAB_REL,
+            SLAB_ABS, 0.0, 0.0)
+        query = np.repeat(np.arange(m), np.diff(offsets))
+        kind = np.asarray(classify_segment_aabb(s[query], e[query], *self._boxes(pos)))
+        meets = kind != 0
+        return SegmentPairs(*_sorted_pairs(query[meets], self._order[pos[meets]], kind[meets]))
+
+    def triangle_pairs(self, v0: ArrayLike, v1: ArrayLike, v2: ArrayLike) -> TrianglePairs:
+        """Every pair of a triangle and a box it overlaps: ``(triangle_index, box_index)``.
+
+        Exactly the pairs for which ``triangle_overlaps_aabb`` is true (closed sets: touching
+        counts), sorted by triangle index, then box index.
+
+        Parameters
+        ----------
+        v0, v1, v2 : (3,) or (M, 3) array_like
+            The triangles' corners (broadcast together); degenerate triangles are allowed.
+        """
+        corners = np.broadcast_arrays(*(as_finite_points(name, v) for name, v in
+                                        (("v0", v0), ("v1", v1), ("v2", v2))))
+        a, b, c = (x.reshape(-1, 3) for x in corners)
+        # the triangle's bounding box: min / max are exact, so the overlap test is too
+        q_min = _work(np.minimum(np.minimum(a, b), c))
+        q_max = _work(np.maximum(np.maximum(a, b), c))
+        offsets, pos = _bvh.collect_box_candidates(*self._tree(), q_min, q_max)
+        query = np.repeat(np.arange(len(a)), np.diff(offsets))
+        overlaps = np.asarray(triangle_overlaps_aabb(a[query], b[query], c[query],
+                                                     *self._boxes(pos)), dtype=bool)
+        return TrianglePairs(*_sorted_pairs(query[overlaps], self._order[pos[overlaps]]))
+
+    # ------------------------------------------------------------------------------ helpers
+
+    def _rays(self, origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike,
+              t_max: ArrayLike) -> _Rays:
+        o = as_finite_points("origin", origin)
+        d = as_finite_points("direction", direction)
+        check_nonzero_direction("direction", d)
+        lo = as_scalars("t_min", t_min, allow="-")
+        hi = as_scalars("t_max", t_max, allow="+")
+        try:
+            lead = np.broadcast_shapes(o.shape[:-1], d.shape[:-1], lo.shape, hi.shape)
+        except ValueError:
+            raise ValueError(
+                f"origin {o.shape}, direction {d.shape}, t_min {lo.shape} and t_max {hi.shape} "
+                "do not broadcast") from None
+        o_b = np.broadcast_to(o, lead + (3,)).reshape(-1, 3)
+        d_b = np.broadcast_to(d, lead + (3,)).reshape(-1, 3)
+        lo_b = np.broadcast_to(lo, lead).reshape(-1)
+        hi_b = np.broadcast_to(hi, lead).reshape(-1)
+        out_type = compute_dtype(o, d, np.empty(0, self._dtype))
+        # a scalar bound goes to the per-box function as the caller gave it (a Python float
+        # and a float64 array differ in the output dtype they allow)
+        return _Rays(lead, o_b, d_b, t_min if lo.ndim == 0 else lo, t_max if hi.ndim == 0 else hi,
+                     lo_b, hi_b,
+                     _work(o_b), _work(d_b), _work(lo_b), _work(hi_b),
+                     out_type)
+
+    def _boxes(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The boxes at leaf positions ``pos``, in the boxes' dtype (float32 round-trips
+        through the tree's float64 exactly)."""
+        return (self._leaf_min[pos].astype(self._dtype, copy=False),
+                self._leaf_max[pos].astype(self._dtype, copy=False))
+
+    def _answer_rays(self, rays: _Rays, ray: np.ndarray, pos: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``intersect_ray_aabb`` on candidate pairs (ray index, leaf position):
+        ``(hit, t_enter, t_exit)``."""
+        t_lo = rays.t_min if np.ndim(rays.t_min) == 0 else rays.t_min_rows[ray]
+        t_hi = rays.t_max if np.ndim(rays.t_max) == 0 else rays.t_max_rows[ray]
+        hit, t_enter, t_exit = intersect_ray_aabb(
+            rays.origin[ray], rays.direction[ray], *self._boxes(pos), t_lo, t_hi)
+        return np.asarray(hit), np.asarray(t_enter), np.asarray(t_exit)
+
+
+class _Rays(NamedTuple):
+    lead: tuple[int, ...]  #: the broadcast leading shape
+    origin: np.ndarray  #: (M, 3) as given (the public function's input)
+    direction: np.ndarray
+    t_min: Any  #: as given when a scalar, else the validated array
+    t_max: Any
+    t_min_rows: np.ndarray  #: (M,) views, as given
+    t_max_rows: np.ndarray
+    o: np.ndarray  #: (M, 3) float64 copies for the traversal
+    d: np.ndarray
+    t_lo: np.ndarray
+    t_hi: np.ndarray
+    out_type: type  #: the per-box function's output dtype
+
+
+def _work(x: np.ndarray) -> np.ndarray:
+    """``x`` as a C-contiguous, writeable float64 array (copied only when it is not one):
+    the compiled walks then see one array type, so each is compiled once."""
+    return np.require(x, np.float64, ["C", "W"])
+
+
+def _sorted_pairs(query: np.ndarray, box: np.ndarray, *values: np.ndarray
+                  ) -> tuple[np.ndarray, ...]:
+    """The pairs (and their values) sorted by query, then box."""
+    order = np.lexsort((box, query))
+    return (query[order], box[order]) + tuple(v[order] for v in values)

@@ -1,0 +1,37 @@
+"""Smoke test of the tree and dask benchmarks: they run on tiny sizes and print their tables.
+
+No timing is asserted; the real runs are ``python -m benchmarks.bench_tree`` / ``bench_dask``.
+"""
+
+import glob
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `benchmarks` lives in the checkout, it is not installed
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks import bench_dask, bench_tree  # noqa: E402
+
+
+def test_bench_tree_prints_a_boxtree_row(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_tree.main(["--n", "2000", "--m", "50", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| 2e3 | 5e1 | BoxTree |")]
+    assert len(rows) == 1, f"expected one BoxTree row in:\n{out}"
+
+
+def test_bench_dask_agrees_with_numpy_and_removes_its_files(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("dask.array", reason="pip install 'slablab[dask]'")
+    before = set(glob.glob(f"{tempfile.gettempdir()}/slablab-bench-dask-*"))
+    assert bench_dask.main(["--n", "20000", "--chunk", "7000", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    for query in ("intersect_ray_aabb", "classify_segment_aabb"):
+        for engine in ("numpy", "dask (mmap .npy)"):
+            assert f"| {query} | {engine} |" in out, f"expected a {query} {engine} row:\n{out}"
+    assert set(glob.glob(f"{tempfile.gettempdir()}/slablab-bench-dask-*")) == before, \
+        "the benchmark left its temporary folder behind"
