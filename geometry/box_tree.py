@@ -10,12 +10,12 @@ t values are exactly theirs, bit for bit.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import _bvh
 from ._validate import (
     as_boxes,
     as_finite_points,
@@ -78,6 +78,14 @@ class TrianglePairs(NamedTuple):
     box_index: np.ndarray
 
 
+
+def _compiled() -> ModuleType:
+    """The compiled build and walks (:mod:`._bvh`), imported on first use: importing it imports
+    numba (~0.5 s), which ``import geometry`` and one-item calls never need."""
+    from . import _bvh
+
+    return _bvh
+
 class BoxTree:
     """A bounding-volume hierarchy over N axis-aligned boxes, for many queries at once.
 
@@ -127,7 +135,7 @@ class BoxTree:
         # The tree holds float64 (exact for float32 boxes: one compiled version of each walk);
         # the per-box functions get the candidates back in the boxes' dtype.
         (self._order, self._leaf_min, self._leaf_max, self._child_a, self._child_b,
-         self._node_min, self._node_max, self._depth) = _bvh.build(_work(lo), _work(hi))
+         self._node_min, self._node_max, self._depth) = _compiled().build(_work(lo), _work(hi))
         self._n = len(lo)
 
     def __len__(self) -> int:
@@ -173,14 +181,14 @@ class BoxTree:
             rel = OUT_REL[rays.out_type]
             ab = OUT_ABS[rays.out_type]
             omax = float(np.finfo(rays.out_type).max)
-            best, count, positions = _bvh.nearest_candidates(
+            best, count, positions = _compiled().nearest_candidates(
                 *self._tree(), rays.o, rays.d, rays.t_lo, rays.t_hi, SLAB_REL, SLAB_ABS, rel,
                 ab, omax, _NEAREST_CAPACITY)
             ray, pos = np.nonzero(np.arange(_NEAREST_CAPACITY) < count[:, None])
             pos = positions[ray, pos]
             more = np.flatnonzero(count < 0)  # lines with many near-ties: collect them all
             if more.size:
-                offsets, extra = _bvh.collect_ray_candidates(
+                offsets, extra = _compiled().collect_ray_candidates(
                     *self._tree(), rays.o[more], rays.d[more], rays.t_lo[more],
                     rays.t_hi[more], best[more], SLAB_REL, SLAB_ABS, rel, ab)
                 ray = np.concatenate((ray, np.repeat(more, np.diff(offsets))))
@@ -211,7 +219,7 @@ class BoxTree:
         """
         rays = self._rays(origin, direction, t_min, t_max)
         m = len(rays.o)
-        offsets, pos = _bvh.collect_ray_candidates(
+        offsets, pos = _compiled().collect_ray_candidates(
             *self._tree(), rays.o, rays.d, rays.t_lo, rays.t_hi, np.full(m, np.inf), SLAB_REL,
             SLAB_ABS, 0.0, 0.0)
         ray = np.repeat(np.arange(m), np.diff(offsets))
@@ -236,7 +244,7 @@ class BoxTree:
         o = _work(s)
         d = _work(e) - o
         m = len(o)
-        offsets, pos = _bvh.collect_ray_candidates(
+        offsets, pos = _compiled().collect_ray_candidates(
             *self._tree(), o, d, np.zeros(m), np.ones(m), np.full(m, np.inf), SLAB_REL,
             SLAB_ABS, 0.0, 0.0)
         query = np.repeat(np.arange(m), np.diff(offsets))
@@ -261,7 +269,7 @@ class BoxTree:
         # the triangle's bounding box: min / max are exact, so the overlap test is too
         q_min = _work(np.minimum(np.minimum(a, b), c))
         q_max = _work(np.maximum(np.maximum(a, b), c))
-        offsets, pos = _bvh.collect_box_candidates(*self._tree(), q_min, q_max)
+        offsets, pos = _compiled().collect_box_candidates(*self._tree(), q_min, q_max)
         query = np.repeat(np.arange(len(a)), np.diff(offsets))
         overlaps = np.asarray(triangle_overlaps_aabb(a[query], b[query], c[query],
                                                      *self._boxes(pos)), dtype=bool)

@@ -292,6 +292,359 @@ def triangle_overlaps_obb(
     return bool(out) if out.ndim == 0 else out
 
 
+# --- the kernels: float filters and exact passes ---------------------------------------------
+# Each filter moves its points into the box frame, u = axes @ (p - center), where the box is
+# [-half_size, half_size] exactly as SEMANTICS.md defines it, and bounds what that frame change
+# rounded (OBB_FRAME_BOUND): every test after it compares a margin with a bound that includes the
+# frame error. The exact passes do the same in integers (or Fractions for t) on the floats' exact
+# values. A negative half size is an empty box.
+
+_INF = float("inf")
+
+
+@_jitable
+def _frame(x, y, z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22):
+    """``(u0, u1, u2, p)``: the point's box-frame coordinates and ``p = |p - center|_1`` (the
+    frame error is at most OBB_FRAME_BOUND * u * p per coordinate)."""
+    qx, qy, qz = x - cx, y - cy, z - cz
+    return (a00 * qx + a01 * qy + a02 * qz, a10 * qx + a11 * qy + a12 * qz,
+            a20 * qx + a21 * qy + a22 * qz, abs(qx) + abs(qy) + abs(qz))
+
+
+def _segment_filter(sx, sy, sz, ex, ey, ez, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
+                    a22, h0, h1, h2):
+    """``(code, doubt)``: the segment ``s, e`` against the OBB, code 0 NONE, 1 INTERSECT,
+    2 INCLUDE, by separating axes in the box frame (the box's normals and the three box-axis x
+    segment axes), each margin against its bound. A value that is not finite is doubt."""
+    total = sx + sy + sz + ex + ey + ez + cx + cy + cz + h0 + h1 + h2
+    if not total - total == 0.0:
+        return 0, True
+    if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
+        return 0, False
+    s0, s1, s2, ps = _frame(sx, sy, sz, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    e0, e1, e2, pe = _frame(ex, ey, ez, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    reach = ps if ps > pe else pe
+    err = OBB_FRAME_BOUND * FILTER_UNIT * reach
+    b2 = err + err
+    in_range = FILTER_SCALE_MIN <= reach and reach <= FILTER_SCALE_MAX
+    # the box's normals: the segment's extent on each axis against [-h, h]; ``inner``: how far
+    # both ends lie inside on that axis
+    lo = s0 if s0 < e0 else e0
+    hi = s0 if s0 > e0 else e0
+    m = h0 - lo
+    m2 = hi + h0
+    margin = m if m < m2 else m2
+    inner0 = h0 - (hi if hi > -lo else -lo)
+    lo = s1 if s1 < e1 else e1
+    hi = s1 if s1 > e1 else e1
+    m = h1 - lo
+    m2 = hi + h1
+    m = m if m < m2 else m2
+    margin = margin if margin < m else m
+    inner1 = h1 - (hi if hi > -lo else -lo)
+    lo = s2 if s2 < e2 else e2
+    hi = s2 if s2 > e2 else e2
+    m = h2 - lo
+    m2 = hi + h2
+    m = m if m < m2 else m2
+    margin = margin if margin < m else m
+    inner2 = h2 - (hi if hi > -lo else -lo)
+    separated = in_range & (margin < -b2)
+    unsure = not (in_range and margin >= b2)
+    inner = inner0 if inner0 < inner1 else inner1
+    inner = inner if inner < inner2 else inner2
+    # the box-axis x segment axes; a point segment (exactly) has none. An axis whose two other
+    # coordinates lie inside the box at both ends cannot separate (the segment's shadow along
+    # that box axis lies in the box's), which settles axes that are zero in exact arithmetic.
+    if not (sx == ex and sy == ey and sz == ez):
+        w0, w1, w2 = e0 - s0, e1 - s1, e2 - s2
+        edge = _max_abs3(w0, w1, w2)
+        big = _larger(_larger(_max_abs3(s0, s1, s2), _max_abs3(e0, e1, e2)),
+                      _max_abs3(h0, h1, h2))
+        ok = in_range and FILTER_SCALE_MIN <= edge and big <= FILTER_SCALE_MAX
+        bound = TRIANGLE_EDGE_BOUND * (FILTER_UNIT * edge + err) * big
+        m = _edge_axis_margin(-w2, w1, s1, s2, e1, e2, -h1, -h2, h1, h2)
+        separated = separated | (ok & (m < -bound))
+        unsure = unsure | (not (ok and (m >= bound or (inner1 >= b2 and inner2 >= b2))))
+        m = _edge_axis_margin(w2, -w0, s0, s2, e0, e2, -h0, -h2, h0, h2)
+        separated = separated | (ok & (m < -bound))
+        unsure = unsure | (not (ok and (m >= bound or (inner0 >= b2 and inner2 >= b2))))
+        m = _edge_axis_margin(-w1, w0, s0, s1, e0, e1, -h0, -h1, h0, h1)
+        separated = separated | (ok & (m < -bound))
+        unsure = unsure | (not (ok and (m >= bound or (inner0 >= b2 and inner1 >= b2))))
+    if separated:
+        return 0, False
+    if in_range and inner > b2:  # both ends in the open box
+        return 2, False
+    if unsure:
+        return 0, True
+    if inner <= -b2:
+        return 1, False
+    return 1, True
+
+
+def _triangle_filter(v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, cx, cy, cz, a00, a01, a02,
+                     a10, a11, a12, a20, a21, a22, h0, h1, h2):
+    """``(overlap, doubt)``: the triangle against the OBB, by the thirteen separating axes in
+    the box frame with the vertices known within the frame error. A value that is not finite
+    is doubt."""
+    total = v0x + v0y + v0z + v1x + v1y + v1z + v2x + v2y + v2z + cx + cy + cz + h0 + h1 + h2
+    if not total - total == 0.0:
+        return False, True
+    if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
+        return False, False
+    ax, ay, az, pa = _frame(v0x, v0y, v0z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
+                            a22)
+    bx, by, bz, pb = _frame(v1x, v1y, v1z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
+                            a22)
+    qx, qy, qz, pc = _frame(v2x, v2y, v2z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
+                            a22)
+    reach = _larger(_larger(pa, pb), pc)
+    if not (FILTER_SCALE_MIN <= reach and reach <= FILTER_SCALE_MAX):
+        return False, True
+    err = OBB_FRAME_BOUND * FILTER_UNIT * reach
+    return _triangle_box_sat(ax, ay, az, bx, by, bz, qx, qy, qz, -h0, -h1, -h2, h0, h1, h2, err,
+                             False)
+
+
+# ray: slabs in the box frame with certified t bounds, then t itself in double-double
+
+@_jitable
+def _two_sum(a, b):
+    """``(s, e)``: ``s = fl(a + b)`` and ``s + e == a + b`` exactly (Knuth)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+@_jitable
+def _two_prod(a, b):
+    """``(p, e)``: ``p = fl(a * b)`` and ``p + e == a * b`` exactly (Dekker; |a|, |b| < 2**996,
+    and no underflow in the error term)."""
+    p = a * b
+    c = 134217729.0 * a
+    ah = c - (c - a)
+    al = a - ah
+    c = 134217729.0 * b
+    bh = c - (c - b)
+    bl = b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+@_jitable
+def _dot_dd(a0, a1, a2, x0, x1, x2, y0, y1, y2):
+    """``(hi, lo, size)``: ``a . (x + y)`` as the unevaluated sum ``hi + lo`` (``y`` the exact
+    tails of ``x``, |y| <= u |x|), with ``size`` the sum of the products' magnitudes: the error
+    is at most 22 u**2 size (see RAY_DD_BOUND) plus underflow."""
+    p0, e0 = _two_prod(a0, x0)
+    p1, e1 = _two_prod(a1, x1)
+    p2, e2 = _two_prod(a2, x2)
+    s, f = _two_sum(p0, p1)
+    s, g = _two_sum(s, p2)
+    lo = ((f + g) + ((e0 + e1) + e2)) + ((a0 * y0 + a1 * y1) + a2 * y2)
+    return s, lo, abs(p0) + abs(p1) + abs(p2)
+
+
+@_jitable
+def _plane_t(bound, u_hi, u_lo, u_size, w_hi, w_lo, w_size):
+    """``(t, ok)``: ``t = (bound - U) / W`` for the box frame's origin ``U`` and direction ``W``
+    in double-double; ``ok`` when ``t`` is within 1.5 ulp of the exact quotient."""
+    n_hi, e = _two_sum(bound, -u_hi)
+    n_lo = e - u_lo
+    err_n = RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * (u_size + abs(bound)) + RAY_UNDERFLOW_SLACK
+    err_w = RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * w_size + RAY_UNDERFLOW_SLACK
+    an, aw = abs(n_hi), abs(w_hi)
+    ok = an >= RAY_T_MIN and aw >= RAY_T_MIN
+    if not ok:
+        return 0.0, False
+    q = n_hi / w_hi
+    ok = RAY_T_MIN <= abs(q) and abs(q) <= RAY_T_MAX
+    p, pe = _two_prod(q, w_hi)
+    r = (((n_hi - p) - pe) + n_lo) - q * w_lo
+    t = q + r / w_hi
+    rel = (err_n / an + err_w / aw) * (1.0 + 2.0**-20) + RAY_DIVISION_BOUND * FILTER_UNIT**2
+    return t, ok and rel <= FILTER_UNIT
+
+
+@_jitable
+def _slab(a0, a1, a2, qx, qy, qz, dx, dy, dz, h):
+    """One axis of the box frame: ``(state, near, far, near_err, far_err)``, state 0: the slab
+    constrains t to ``[near, far]`` (each within its error; ``-inf, inf`` when the ray is
+    exactly parallel to it and inside), 1: the ray surely misses the slab, 2: doubt."""
+    u = a0 * qx + a1 * qy + a2 * qz
+    size = abs(a0) * abs(qx) + abs(a1) * abs(qy) + abs(a2) * abs(qz)
+    eu = OBB_FRAME_BOUND * FILTER_UNIT * size + RAY_UNDERFLOW_SLACK
+    w = a0 * dx + a1 * dy + a2 * dz
+    moving = (a0 != 0.0 and dx != 0.0) or (a1 != 0.0 and dy != 0.0) or (a2 != 0.0 and dz != 0.0)
+    if not moving:  # exactly parallel to the slab: inside it throughout, or never
+        m = h - abs(u)
+        if m >= eu + eu:
+            return 0, -_INF, _INF, 0.0, 0.0
+        return (1 if m < -(eu + eu) else 2), _INF, _INF, 0.0, 0.0
+    size = abs(a0) * abs(dx) + abs(a1) * abs(dy) + abs(a2) * abs(dz)
+    ew = OBB_FRAME_BOUND * FILTER_UNIT * size + RAY_UNDERFLOW_SLACK
+    size = abs(w) - ew
+    if not size > 0.0:  # the direction's sign on this axis is in doubt
+        return 2, _INF, _INF, 0.0, 0.0
+    en = eu + FILTER_UNIT * (h + abs(u))
+    ta = (-h - u) / w
+    tb = (h - u) / w
+    near = ta if ta < tb else tb
+    far = ta if ta > tb else tb
+    grow = 1.0 + 2.0**-40  # the bounds' own rounding
+    near_err = ((en + abs(near) * ew) / size + FILTER_UNIT * abs(near)) * grow
+    far_err = ((en + abs(far) * ew) / size + FILTER_UNIT * abs(far)) * grow
+    if not (near_err <= RAY_T_MAX and far_err <= RAY_T_MAX):
+        return 2, _INF, _INF, 0.0, 0.0
+    return 0, near, far, near_err, far_err
+
+
+def _ray_filter(ox, oy, oz, dx, dy, dz, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
+                a22, h0, h1, h2, t_min, t_max):
+    """``(hit, t_enter, t_exit, doubt)``: the ray against the OBB by slabs in the box frame.
+
+    Entry and exit are decided with certified t bounds; for a sure hit, the planes that can be
+    the entry and the exit are recomputed in double-double, so that ``t_enter`` and ``t_exit``
+    are within 1.5 ulp of the exact values (``t_min`` / ``t_max`` themselves where they win).
+    A value that is not valid (not finite, a zero direction, a NaN bound, ``t_min = +inf`` or
+    ``t_max = -inf``) is doubt."""
+    total = ox + oy + oz + dx + dy + dz + cx + cy + cz + h0 + h1 + h2
+    if not (total - total == 0.0 and (dx != 0.0 or dy != 0.0 or dz != 0.0)
+            and t_min < _INF and t_max > -_INF):
+        return False, _INF, _INF, True
+    if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0 and t_min <= t_max):
+        return False, _INF, _INF, False
+    qx, qy, qz = ox - cx, oy - cy, oz - cz
+    big = _larger(_larger(_max_abs3(qx, qy, qz), _max_abs3(dx, dy, dz)), _max_abs3(h0, h1, h2))
+    if not big <= FILTER_SCALE_MAX:
+        return False, _INF, _INF, True
+    s0, n0, f0, en0, ef0 = _slab(a00, a01, a02, qx, qy, qz, dx, dy, dz, h0)
+    s1, n1, f1, en1, ef1 = _slab(a10, a11, a12, qx, qy, qz, dx, dy, dz, h1)
+    s2, n2, f2, en2, ef2 = _slab(a20, a21, a22, qx, qy, qz, dx, dy, dz, h2)
+    if s0 == 1 or s1 == 1 or s2 == 1:
+        return False, _INF, _INF, False
+    if s0 == 2 or s1 == 2 or s2 == 2:
+        return False, _INF, _INF, True
+    entry = _larger(_larger(_larger(t_min, n0), n1), n2)
+    leave = _smaller(_smaller(_smaller(t_max, f0), f1), f2)
+    entry_err = _larger(_larger(en0, en1), en2)
+    leave_err = _larger(_larger(ef0, ef1), ef2)
+    if not (abs(entry) <= RAY_T_MAX and abs(leave) <= RAY_T_MAX):
+        return False, _INF, _INF, True
+    gap = leave - entry
+    slack = (entry_err + leave_err) * (1.0 + 2.0**-40)
+    if gap < -slack:
+        return False, _INF, _INF, False
+    if not gap >= slack:
+        return False, _INF, _INF, True
+    # a sure hit: t_enter and t_exit, each from the planes that can be the maximum / minimum
+    low = _larger(_larger(_larger(t_min, n0 - en0), n1 - en1), n2 - en2)
+    high = _smaller(_smaller(_smaller(t_max, f0 + ef0), f1 + ef1), f2 + ef2)
+    need = (n0 + en0 >= low, n1 + en1 >= low, n2 + en2 >= low,
+            f0 - ef0 <= high, f1 - ef1 <= high, f2 - ef2 <= high)
+    enter, leave, ok = t_min, t_max, True
+    tx, ty, tz = _two_sum(ox, -cx), _two_sum(oy, -cy), _two_sum(oz, -cz)
+    for axis in range(3):
+        if not (need[axis] or need[axis + 3]):
+            continue
+        if axis == 0:
+            a0, a1, a2, h = a00, a01, a02, h0
+        elif axis == 1:
+            a0, a1, a2, h = a10, a11, a12, h1
+        else:
+            a0, a1, a2, h = a20, a21, a22, h2
+        u_hi, u_lo, u_size = _dot_dd(a0, a1, a2, tx[0], ty[0], tz[0], tx[1], ty[1], tz[1])
+        w_hi, w_lo, w_size = _dot_dd(a0, a1, a2, dx, dy, dz, 0.0, 0.0, 0.0)
+        forward = w_hi > 0.0
+        if need[axis]:
+            t, good = _plane_t(-h if forward else h, u_hi, u_lo, u_size, w_hi, w_lo, w_size)
+            ok = ok and good
+            enter = _larger(enter, t)
+        if need[axis + 3]:
+            t, good = _plane_t(h if forward else -h, u_hi, u_lo, u_size, w_hi, w_lo, w_size)
+            ok = ok and good
+            leave = _smaller(leave, t)
+    if not (ok and enter <= leave):
+        return False, _INF, _INF, True
+    return True, enter, leave, False
+
+
+def _local_ints(points, center, axes, half):
+    """Box-frame coordinates of ``points`` and the half sizes, exactly, as integers on one
+    scale: ``axes`` and the coordinates are each put on their own integer scale, so
+    ``u = axes @ (p - center)`` and ``half_size`` (times the axes' scale) compare exactly."""
+    coords = _integers(*[x for p in points for x in p], *center, *half)
+    rows = _integers(*axes)
+    axes_scale = max(float(x).as_integer_ratio()[1] for x in axes)
+    n = len(points)
+    c = coords[3 * n:3 * n + 3]
+    h = [x * axes_scale for x in coords[3 * n + 3:]]
+    local = []
+    for k in range(n):
+        q = [coords[3 * k + j] - c[j] for j in range(3)]
+        local.append([rows[3 * i] * q[0] + rows[3 * i + 1] * q[1] + rows[3 * i + 2] * q[2]
+                      for i in range(3)])
+    return local, h
+
+
+def _segment_exact(sx, sy, sz, ex, ey, ez, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
+                   a22, h0, h1, h2) -> int:
+    """The exact class (0, 1, 2) of the segment against the OBB the floats describe."""
+    if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
+        return 0
+    (s, e), h = _local_ints(((sx, sy, sz), (ex, ey, ez)), (cx, cy, cz),
+                            (a00, a01, a02, a10, a11, a12, a20, a21, a22), (h0, h1, h2))
+    lo = [-x for x in h]
+    if not _triangle_box_exact(s, e, e, lo, h):  # a segment is the triangle (s, e, e)
+        return 0
+    inside = all(-h[k] < s[k] < h[k] and -h[k] < e[k] < h[k] for k in range(3))
+    return 2 if inside else 1
+
+
+def _triangle_exact(v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, cx, cy, cz, a00, a01, a02,
+                    a10, a11, a12, a20, a21, a22, h0, h1, h2) -> bool:
+    """The exact overlap of the triangle and the OBB the floats describe."""
+    if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
+        return False
+    (a, b, c), h = _local_ints(((v0x, v0y, v0z), (v1x, v1y, v1z), (v2x, v2y, v2z)),
+                               (cx, cy, cz), (a00, a01, a02, a10, a11, a12, a20, a21, a22),
+                               (h0, h1, h2))
+    return _triangle_box_exact(a, b, c, [-x for x in h], h)
+
+
+def _ray_exact(ox, oy, oz, dx, dy, dz, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22,
+               h0, h1, h2, t_min, t_max):
+    """``(hit, t_enter, t_exit)`` exactly, t as a ``Fraction`` (``inf, inf`` on a miss): slabs
+    in the box frame of the floats' exact values."""
+    miss = (False, _INF, _INF)
+    if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0 and t_min <= t_max):
+        return miss
+    q = [Fraction(ox) - Fraction(cx), Fraction(oy) - Fraction(cy), Fraction(oz) - Fraction(cz)]
+    d = [Fraction(dx), Fraction(dy), Fraction(dz)]
+    enter = leave = None
+    for row, h in (((a00, a01, a02), h0), ((a10, a11, a12), h1), ((a20, a21, a22), h2)):
+        a = [Fraction(x) for x in row]
+        u = a[0] * q[0] + a[1] * q[1] + a[2] * q[2]
+        w = a[0] * d[0] + a[1] * d[1] + a[2] * d[2]
+        half = Fraction(h)
+        if w == 0:  # parallel to the slab: inside it throughout, or never
+            if abs(u) > half:
+                return miss
+            continue
+        near, far = sorted(((-half - u) / w, (half - u) / w))
+        enter = near if enter is None or near > enter else enter
+        leave = far if leave is None or far < leave else leave
+    if enter is None or leave is None:  # no axis moves: only for a zero direction
+        return miss
+    if t_min > enter:  # a float bound, possibly infinite, against a Fraction
+        enter = Fraction(t_min)
+    if t_max < leave:
+        leave = Fraction(t_max)
+    if enter > leave:
+        return miss
+    return True, enter, leave
+
+
 class OBB(Value):
     """An oriented box ``{center + axes.T @ u : |u_i| <= half_size_i}``, immutable.
 
