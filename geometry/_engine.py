@@ -59,7 +59,8 @@ from ._tolerances import ORTHONORMAL_ATOL
 
 __all__ = [
     "AXES", "BOOL", "BOX_MAX", "BOX_MIN", "CLASS", "DIRECTION", "POINT", "T", "T_MAX", "T_MIN",
-    "Kind", "Query", "as_float_array", "get_jit", "get_num_threads", "set_jit", "set_num_threads",
+    "Kind", "Query", "as_float_array", "get_jit", "get_num_threads", "jitable", "set_jit",
+    "set_num_threads",
 ]
 
 
@@ -527,6 +528,29 @@ def _interpreted(filter: Callable[..., tuple[Any, ...]], columns: list[Column],
     return sum(flags)
 
 
+#: Helpers that filters call (``@jitable``), in order of definition, and how many of them numba
+#: has been told about so far.
+_JITABLES: list[Callable[..., Any]] = []
+_registered = 0
+
+
+def jitable(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a helper that filters call: plain Python when called from Python, compiled with the
+    filter by numba. It is registered with numba (``register_jitable``) only when the engine
+    first compiles a loop, so ``import geometry`` and one-item calls never import numba."""
+    _JITABLES.append(fn)
+    return fn
+
+
+def _register_jitables() -> None:
+    global _registered
+    from numba.extending import register_jitable
+
+    for fn in _JITABLES[_registered:]:
+        register_jitable(error_model="numpy")(fn)
+    _registered = len(_JITABLES)
+
+
 def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
              singles: tuple[bool, ...],
              n_out: int, parallel: bool) -> Callable[..., int]:
@@ -539,6 +563,7 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     """
     import numba
 
+    _register_jitables()
     params, loads = [], []
     for k, (kind, single) in enumerate(zip(kinds, singles)):
         if single:
@@ -549,10 +574,14 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
             params.append(f"a{k}")
             loads += [f"float64(a{k}[{kind.width} * i + {j}])" for j in range(kind.width)]
     outs = [f"o{j}" for j in range(n_out)]
-    # the filter's source and the constants it reads (numba freezes them into the machine code)
-    constants = {n: filter.__globals__[n] for n in filter.__code__.co_names
-                 if isinstance(filter.__globals__.get(n), (int, float))}
-    digest = hashlib.sha1((inspect.getsource(filter) + repr(sorted(constants.items())))
+    # the sources of the filter and of every helper it may call, and the constants they read
+    # (numba freezes them into the machine code)
+    sources, constants = [], {}
+    for fn in [filter, *_JITABLES]:
+        sources.append(inspect.getsource(fn))
+        constants.update({n: fn.__globals__[n] for n in fn.__code__.co_names
+                          if isinstance(fn.__globals__.get(n), (int, float))})
+    digest = hashlib.sha1(("".join(sources) + repr(sorted(constants.items())))
                           .encode()).hexdigest()[:12]
     pattern = "".join("s" if s else "a" for s in singles)
     module = filter.__module__.rsplit(".", 1)[-1]
