@@ -470,12 +470,8 @@ def run(sizes: Sequence[int], dtypes: Sequence[str], repeat: int | None, pyrr_n:
 
 def thread_module() -> object | None:
     """Where the library's ``set_num_threads`` / ``get_num_threads`` live, or None."""
-    # Prefer the public name; until it is re-exported, the chunk runner in geometry._batch.
-    for module_name in ("geometry", "geometry._batch"):
-        module = sys.modules.get(module_name) or __import__(module_name, fromlist=["_"])
-        if callable(getattr(module, "set_num_threads", None)):
-            return module
-    return None
+    module = sys.modules.get("geometry") or __import__("geometry")
+    return module if callable(getattr(module, "set_num_threads", None)) else None
 
 
 def set_threads(threads: int) -> None:

@@ -16,8 +16,6 @@ __all__ = [
     "as_points",
     "as_finite_points",
     "as_boxes",
-    "checked_box_chunk",
-    "empty_box_rows",
     "as_axes",
     "as_matrix44",
     "as_scalars",
@@ -131,40 +129,11 @@ def check_box_bounds(
 
 
 def empty_box_rows(box_min: np.ndarray, box_max: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Boxes with the empty-box infinities replaced by a finite empty box (min 1, max 0).
-
-    Keeps the kernels free of ``inf - inf``; call only after :func:`check_box_bounds` said
-    some box uses them (it copies).
-    """
+    """Boxes with the empty-box infinities replaced by a finite empty box (min 1, max 0); call
+    only after :func:`check_box_bounds` said some box uses them (it copies)."""
     rows = ~(np.isfinite(box_min).all(axis=-1) & np.isfinite(box_max).all(axis=-1))[..., None]
-    return np.where(rows, box_min.dtype.type(1), box_min), np.where(rows, box_max.dtype.type(0), box_max)
-
-
-def checked_box_chunk(
-    min_name: str, box_min: np.ndarray, max_name: str, box_max: np.ndarray, offset: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Validate one chunk of a large box batch while it is being read anyway.
-
-    A finite sum proves every value finite in one cache-friendly pass; only a chunk whose sum is
-    not finite (a NaN or infinity, or an overflowing sum) gets the exact element check, which
-    raises naming the argument and the item's index, or replaces empty-box infinities.
-    """
-    if sum_is_finite(box_min) and sum_is_finite(box_max):
-        return box_min, box_max
-    if check_box_bounds(min_name, box_min, max_name, box_max, offset=offset):
-        return empty_box_rows(box_min, box_max)
-    return box_min, box_max
-
-
-def sum_is_finite(x: np.ndarray) -> bool:
-    """True if the sum of ``x`` is finite, which proves every element finite (a NaN or an
-    infinity survives any summation order); an overflowing sum only fails the proof.
-
-    One-thread ``np.add.reduce``: a BLAS dot product would be faster alone, but spawns
-    threads that stall under load.
-    """
-    with np.errstate(over="ignore", invalid="ignore"):
-        return bool(np.isfinite(np.add.reduce(x, axis=None)))
+    return (np.where(rows, box_min.dtype.type(1), box_min),
+            np.where(rows, box_max.dtype.type(0), box_max))
 
 
 def check_nonzero_direction(name: str, direction: np.ndarray) -> None:
@@ -209,15 +178,13 @@ def as_boxes(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Box corners as (..., 3) float arrays; a single box is also checked for finiteness here.
 
-    A single box using the empty-box infinities is replaced by a finite empty box. A batch is
-    checked by :func:`checked_box_chunk` chunk by chunk: call the kernels through
-    ``run_chunked(..., boxes=...)``.
+    A single box using the empty-box infinities is replaced by a finite empty box; a batch's
+    values are left to the caller (:func:`check_box_bounds`).
     """
     lo = as_points(min_name, box_min)
     hi = as_points(max_name, box_max)
     if lo.size == 3 and hi.size == 3 and check_box_bounds(min_name, lo, max_name, hi):
         lo, hi = empty_box_rows(lo, hi)
-    # Batches of boxes are checked chunk by chunk (checked_box_chunk), while the kernels read them.
     return lo, hi
 
 

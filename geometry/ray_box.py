@@ -19,10 +19,9 @@ from ._dask import dask_aware
 from ._engine import BOOL, BOX_MAX, BOX_MIN, DIRECTION, POINT, T, T_MAX, T_MIN, Query
 from ._exact import scaled
 from ._tolerances import RECIPROCAL_MAX, SLAB_ABSOLUTE, SLAB_RELATIVE
-from ._validate import as_finite_points, as_scalars, check_nonzero_direction
 from .results import RayHit
 
-__all__ = ["intersect_ray_aabb", "intersect_checked", "ray_arguments"]
+__all__ = ["intersect_ray_aabb"]
 
 _INF = math.inf
 _MISS = (False, _INF, _INF)
@@ -169,18 +168,3 @@ def intersect_ray_aabb(
         exactly; the message names the argument.
     """
     return RayHit._make(_QUERY(origin, direction, box_min, box_max, t_min, t_max, out=out))
-
-
-def ray_arguments(origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike,
-                  t_max: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Validated ray arguments as float arrays, for ``obb.py`` (until it runs on the engine)."""
-    origin = as_finite_points("origin", origin)
-    direction = as_finite_points("direction", direction)
-    check_nonzero_direction("direction", direction)
-    t_min = as_scalars("t_min", t_min, allow="-")
-    t_max = as_scalars("t_max", t_max, allow="+")
-    return origin, direction, t_min, t_max
-
-
-#: For ``obb.py``, which intersects in the box frame (until it runs on the engine itself).
-intersect_checked = intersect_ray_aabb

@@ -17,7 +17,7 @@ from ._exact import scaled
 from ._tolerances import RECIPROCAL_MAX, SLAB_ABSOLUTE, SLAB_RELATIVE
 from .results import IntersectionType
 
-__all__ = ["classify_segment_aabb", "classify_checked"]
+__all__ = ["classify_segment_aabb"]
 
 
 def _filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, lx: float,
@@ -147,7 +147,3 @@ def classify_segment_aabb(
     """
     codes = _QUERY(start, end, box_min, box_max, out=out)
     return _CLASSES[codes] if type(codes) is int else codes
-
-
-#: For ``obb.py``, which classifies in the box frame (until it runs on the engine itself).
-classify_checked = classify_segment_aabb
