@@ -42,6 +42,9 @@ from geometry import (
     triangle_overlaps_obb,
 )
 
+# batches run compiled and interpreted: the answers must be the same
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 NONE, INTERSECT, INCLUDE = IntersectionType.NONE, IntersectionType.INTERSECT, IntersectionType.INCLUDE
 INF = math.inf
 IDENTITY = np.eye(3)

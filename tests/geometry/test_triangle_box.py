@@ -22,6 +22,9 @@ from conftest_strategies import (
 )
 from geometry import classify_segment_aabb, triangle_overlaps_aabb
 
+# batches run compiled and interpreted: the answers must be the same
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 BOX = ([0.0, 0.0, 0.0], [2.0, 2.0, 2.0])
 INF = np.inf
 
