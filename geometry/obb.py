@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from ._engine import AXES, BOOL, CLASS, DIRECTION, POINT, T_MAX, T_MIN, Query, T
+from ._engine import AXES, BOOL, CLASS, DIRECTION, POINT, T_MAX, T_MIN, Query, T, jitable
 from ._exact import rational, scaled, to_frame_rational
 from ._tolerances import (
     FILTER_SCALE_MAX,
@@ -47,7 +47,6 @@ from .aabb import AABB
 from .results import IntersectionType, RayHit
 from .triangle_box import (
     _edge_axis_margin,
-    _jitable,
     _larger,
     _max_abs3,
     _smaller,
@@ -68,7 +67,7 @@ __all__ = ["OBB", "classify_segment_obb", "intersect_ray_obb", "triangle_overlap
 _INF = float("inf")
 
 
-@_jitable
+@jitable
 def _frame(x, y, z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22):
     """``(u0, u1, u2, p)``: the point's box-frame coordinates and ``p = |p - center|_1`` (the
     frame error is at most OBB_FRAME_BOUND * u * p per coordinate)."""
@@ -175,7 +174,7 @@ def _triangle_filter(v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, cx, cy, cz, a0
 
 # ray: slabs in the box frame with certified t bounds, then t itself in double-double
 
-@_jitable
+@jitable
 def _two_sum(a, b):
     """``(s, e)``: ``s = fl(a + b)`` and ``s + e == a + b`` exactly (Knuth)."""
     s = a + b
@@ -183,7 +182,7 @@ def _two_sum(a, b):
     return s, (a - (s - bb)) + (b - bb)
 
 
-@_jitable
+@jitable
 def _two_prod(a, b):
     """``(p, e)``: ``p = fl(a * b)`` and ``p + e == a * b`` exactly (Dekker; |a|, |b| < 2**996,
     and no underflow in the error term)."""
@@ -197,7 +196,7 @@ def _two_prod(a, b):
     return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
-@_jitable
+@jitable
 def _dot_dd(a0, a1, a2, x0, x1, x2, y0, y1, y2):
     """``(hi, lo, size)``: ``a . (x + y)`` as the unevaluated sum ``hi + lo`` (``y`` the exact
     tails of ``x``, |y| <= u |x|), with ``size`` the sum of the products' magnitudes: the error
@@ -211,7 +210,7 @@ def _dot_dd(a0, a1, a2, x0, x1, x2, y0, y1, y2):
     return s, lo, abs(p0) + abs(p1) + abs(p2)
 
 
-@_jitable
+@jitable
 def _plane_t(bound, u_hi, u_lo, u_size, w_hi, w_lo, w_size):
     """``(t, ok)``: ``t = (bound - U) / W`` for the box frame's origin ``U`` and direction ``W``
     in double-double; ``ok`` when ``t`` is within 1.5 ulp of the exact quotient."""
@@ -232,7 +231,7 @@ def _plane_t(bound, u_hi, u_lo, u_size, w_hi, w_lo, w_size):
     return t, ok and rel <= FILTER_UNIT
 
 
-@_jitable
+@jitable
 def _slab(a0, a1, a2, qx, qy, qz, dx, dy, dz, h):
     """One axis of the box frame: ``(state, near, far, near_err, far_err)``, state 0: the slab
     constrains t to ``[near, far]`` (each within its error; ``-inf, inf`` when the ray is

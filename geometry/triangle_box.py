@@ -18,8 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from ._engine import BOOL, BOX_MAX, BOX_MIN, POINT, Query
-from ._engine import jitable as _jitable
+from ._engine import BOOL, BOX_MAX, BOX_MIN, POINT, Query, jitable
 from ._exact import scaled
 from ._tolerances import (
     FILTER_SCALE_MAX,
@@ -38,24 +37,24 @@ __all__ = ["triangle_overlaps_aabb"]
 _INF = float("inf")
 
 
-@_jitable
+@jitable
 def _larger(a, b):
     return a if a > b else b
 
 
-@_jitable
+@jitable
 def _smaller(a, b):
     return a if a < b else b
 
 
-@_jitable
+@jitable
 def _max_abs3(x, y, z):
     x, y, z = abs(x), abs(y), abs(z)
     m = x if x > y else y
     return m if m > z else z
 
 
-@_jitable
+@jitable
 def _edge_axis_margin(a1, a2, p1, p2, q1, q2, l1, l2, h1, h2):
     """Margin of one box-axis x edge axis whose two non-zero components are ``a1, a2``: the
     triangle projects to ``[min, max]`` of ``a . p`` and ``a . q`` (``p`` a vertex of the edge,
@@ -72,7 +71,7 @@ def _edge_axis_margin(a1, a2, p1, p2, q1, q2, l1, l2, h1, h2):
     return below if below < above else above
 
 
-@_jitable
+@jitable
 def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz, err,
                       zero_axes_exact):
     """``(overlap, doubt)`` of the triangle ``a, b, c`` and the closed box ``l <= p <= h``
