@@ -33,7 +33,7 @@ def headless_app(scene: Scene | None = None, size: tuple[int, int] = (320, 180))
             _APP.wnd._buffer_width, _APP.wnd._buffer_height = size
             _APP.on_resize(*size)
         if scene is not None:
-            _APP.load_scene(scene)
+            _APP.show_scene(scene)
     _APP.message = ""
     return _APP
 

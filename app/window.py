@@ -11,12 +11,14 @@ import math
 import time
 import weakref
 from pathlib import Path
+from typing import Any
 
 import moderngl
 import moderngl_window as mglw
 import numpy as np
-from moderngl_window.context.base import KeyModifiers
+from moderngl_window.context.base import BaseWindow, KeyModifiers
 
+import geometry
 from app.bindings import DRAG_ACTIONS, KEY_ACTIONS, LEFT
 from app.camera import OrbitCamera
 from app.headless_window import HeadlessWindow
@@ -89,12 +91,12 @@ class SlabLabWindow(mglw.WindowConfig):
     title = "slablab - segment vs box (H for help)"
     gl_version = (3, 3)
     window_size = (1280, 720)
-    aspect_ratio = None  # follow the window
+    aspect_ratio = None  # type: ignore[assignment]  # follow the window (None is documented)
     resizable = True
     vsync = True
     samples = 0  # the window's own framebuffer; multisampling happens offscreen (self.samples)
-    resource_dir = SHADERS_DIR
-    clear_color = None  # SceneView clears
+    resource_dir = SHADERS_DIR  # type: ignore[assignment]  # typed None in moderngl-window
+    clear_color = None  # type: ignore[assignment]  # SceneView clears (None is documented)
 
     def __init__(self, scene: Scene | None = None, seed: int = 0,
                  screenshot_dir: str | Path = "screenshots", samples: int | None = None,
@@ -131,7 +133,9 @@ class SlabLabWindow(mglw.WindowConfig):
         self.scene_centre, self.extent = scene_extent(st.base_boxes, st.start, st.end)
         self.step = keyboard_step(self.extent)
 
-    def load_scene(self, scene: Scene) -> None:
+    def show_scene(self, scene: Scene) -> None:
+        """Show ``scene``: its boxes, segment, rays and camera. (Not ``load_scene``, which is
+        moderngl-window's loader of 3D model files.)"""
         self.state.load(scene)
         self.camera.reset(scene.camera)
         self._measure_scene()
@@ -143,14 +147,16 @@ class SlabLabWindow(mglw.WindowConfig):
     @property
     def size(self) -> tuple[int, int]:
         """Window size in event coordinates (what picking and ``camera.project`` use)."""
-        return tuple(self.wnd.size)
+        width, height = self.wnd.size
+        return width, height
 
     def render_frame(self, target=None) -> None:
         """Draw one frame into the window's framebuffer, or into ``target`` (window and
         headless alike)."""
         if self.message and time.monotonic() > self._message_until:
             self.message = ""
-        size = tuple(self.wnd.buffer_size)
+        width, height = self.wnd.buffer_size
+        size = (width, height)
         if not self.samples or min(size) <= 0:
             (target or self.wnd).use()
             self.view.draw(self.state, self.camera, size, self.frame_ms, self.message)
@@ -363,12 +369,12 @@ class SlabLabWindow(mglw.WindowConfig):
 
     def action_random(self, name: str, shift: bool) -> None:
         self.seed += 1
-        self.load_scene(random_scene(max(len(self.state.boxes), 100), self.seed))
+        self.show_scene(random_scene(max(len(self.state.boxes), 100), self.seed))
 
     def action_preset(self, name: str, shift: bool) -> None:
         scene = number_key_scene(int(name[-1]), self.seed)
         if scene is not None:
-            self.load_scene(scene)
+            self.show_scene(scene)
 
     def action_explain(self, name: str, shift: bool) -> None:
         st = self.state
@@ -413,13 +419,18 @@ def create_window(scene: Scene | None = None, *, headless: bool = False,
     ``samples``: multisampling, None to choose by renderer (see :func:`choose_samples`).
     Returns the :class:`SlabLabWindow`; :func:`app.loop.run` runs its loop. Raises whatever
     the window backend raises when no display is available, :class:`SamplesError` for a
-    sample count the OpenGL implementation does not offer."""
+    sample count the OpenGL implementation does not offer.
+
+    The demo keeps ``geometry`` to one thread (:func:`geometry.set_num_threads`): Mesa's
+    llvmpipe renders on the other cores, and a frame's queries are small."""
+    geometry.set_num_threads(1)
+    window_cls: type[BaseWindow]
+    kwargs: dict[str, Any] = {}
     if headless:
         window_cls = HeadlessWindow
-        kwargs = {"backend": "egl"}
+        kwargs["backend"] = "egl"
     else:
         window_cls = mglw.get_local_window_cls("pyglet")
-        kwargs = {}
     wnd = window_cls(title=SlabLabWindow.title, size=size, resizable=not headless,
                      visible=visible, gl_version=SlabLabWindow.gl_version, aspect_ratio=None,
                      vsync=SlabLabWindow.vsync and not headless, samples=0, cursor=True,

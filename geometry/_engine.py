@@ -27,13 +27,18 @@ and wires them to the engine once::
   (``AXES`` (..., 3, 3), scalars any shape), all broadcast over their leading dimensions; ints
   and extended floats are accepted only where float64 holds them exactly. Values are checked by
   the filter's doubt: a doubtful item is checked here, and a bad one raises a ``ValueError``
-  naming the argument and its index. ``AXES`` must be finite and orthonormal (checked here).
+  naming the argument and its index. ``AXES`` must be finite and orthonormal: the filter doubts
+  axes that are not (:func:`axes_doubt`), so the check costs no pass of its own.
 - **one item** (every argument a single item: tuples, lists, (3,) arrays, Python numbers): the
   filter runs on Python floats, ``_exact`` if it doubts; returns a Python scalar (one output) or
   a tuple of them. Nothing is allocated, numba is not imported.
-- **many items**: one compiled loop (numba ``njit``, ``cache=True``; ``prange`` over items when
-  :func:`set_num_threads` asks for more than one thread) runs the same filter, writing answers
-  and doubt flags; then ``_exact`` runs on the doubtful items only. ``set_jit(False)`` or
+- **many items**: one compiled loop (numba ``njit``, ``cache=True``, ``nogil``; over contiguous
+  shares of the items in that many threads when :func:`set_num_threads` asks for more than one
+  and the batch is large) runs the same filter, writing answers
+  and doubt flags; then ``_exact`` runs on the doubtful items only. An argument shared by every
+  item is a constant of its loop (one compiled loop per pattern of shared arguments), so what
+  depends on shared values only is computed once, not per item. Filters are straight-line code
+  (selects, no early return, helpers inlined), so that the loop vectorises. ``set_jit(False)`` or
   ``SLABLAB_JIT=0`` runs the very same filter in an interpreted loop instead (bit-identical).
   Returns one (lead,) array per output, or the caller's ``out`` arrays filled in.
 
@@ -51,6 +56,8 @@ import math
 import os
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
 from typing import Any, NamedTuple, Union
 
 import numpy as np
@@ -59,8 +66,8 @@ from ._tolerances import ORTHONORMAL_ATOL
 
 __all__ = [
     "AXES", "BOOL", "BOX_MAX", "BOX_MIN", "CLASS", "DIRECTION", "POINT", "T", "T_MAX", "T_MIN",
-    "Kind", "Query", "as_float_array", "get_jit", "get_num_threads", "jitable", "set_jit",
-    "set_num_threads",
+    "Kind", "Query", "as_float_array", "axes_doubt", "get_jit", "get_num_threads", "jitable",
+    "set_jit", "set_num_threads", "two_product",
 ]
 
 
@@ -96,8 +103,9 @@ _INF = math.inf
 # --- switches ------------------------------------------------------------------------------
 _jit = os.environ.get("SLABLAB_JIT", "1").strip().lower() not in ("0", "false", "no", "off")
 _threads = 1
-#: Below this many items a parallel loop's start-up costs more than a second thread gains.
+#: Below this many items handing shares to threads costs more than a second thread gains.
 _PARALLEL_MIN = 1 << 15
+_pool: ThreadPoolExecutor | None = None
 
 
 def set_jit(enabled: bool) -> None:
@@ -115,10 +123,14 @@ def get_jit() -> bool:
 def set_num_threads(n: int) -> None:
     """Use up to ``n`` threads for large compiled batches (1, the default, runs serially).
 
-    Results never change. numba caps ``n`` at its own thread count (the machine's cores)."""
-    global _threads
+    A batch of at least 2**15 items is cut into ``n`` contiguous shares, each run by the same
+    compiled loop (which releases the GIL) in a thread of its own. Results never change."""
+    global _threads, _pool
     if int(n) < 1:
         raise ValueError(f"n must be >= 1, got {n}")
+    if int(n) != _threads and _pool is not None:
+        _pool.shutdown(wait=False)
+        _pool = None
     _threads = int(n)
 
 
@@ -137,8 +149,8 @@ class Query:
         self.names = tuple(name for name, _ in args)
         self.kinds = tuple(kind for _, kind in args)
         self.outputs = tuple(outputs)
-        self._axes = AXES in self.kinds
-        self._loops: dict[tuple[tuple[bool, ...], bool], Callable[..., int]] = {}
+        self._loops: dict[tuple[bool, ...], Callable[..., int]] = {}
+        self._ran: set[tuple[tuple[bool, ...], type]] = set()  # loops compiled, per dtype
         self._lock = threading.Lock()
 
     # -- the call -------------------------------------------------------------------------------
@@ -146,7 +158,7 @@ class Query:
         if out is None:
             flat: list[float] = []
             all32 = True
-            for value, kind in zip(values, self.kinds):
+            for value, kind in zip(values, self.kinds, strict=True):
                 t = type(value)
                 if kind.width == 1:
                     if t is float:
@@ -183,8 +195,6 @@ class Query:
 
     def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
-        if self._axes:
-            _check_axes_one(self.kinds, flat, self.names)
         answer = self.filter(*flat)
         if answer[-1]:
             if not self._valid(flat):
@@ -192,20 +202,19 @@ class Query:
             answer = self.exact(*flat)
             if len(self.outputs) == 1:
                 answer = (answer,)
-            answer = tuple(_rounded(a, kind, np.float64) for a, kind in zip(answer, self.outputs))
+            answer = tuple(_rounded(a, kind, np.float64)
+                           for a, kind in zip(answer, self.outputs, strict=True))
         else:
             answer = answer[:-1]
         if all32 and T in self.outputs:
             answer = tuple(float(np.float32(a)) if kind == T else a
-                           for a, kind in zip(answer, self.outputs))
+                           for a, kind in zip(answer, self.outputs, strict=True))
         return answer[0] if len(self.outputs) == 1 else answer
 
     def _many(self, values: tuple[Any, ...], out: Any) -> Any:
         arrays = [_as_array(name, value, kind) for name, value, kind
-                  in zip(self.names, values, self.kinds)]
+                  in zip(self.names, values, self.kinds, strict=True)]
         lead = _broadcast(self.names, arrays, self.kinds)
-        if self._axes:
-            self._check_axes(arrays)
         dtype = _compute_dtype(values, arrays, self.kinds)
         if out is None and lead == ():
             flat = [float(x) for a in arrays for x in a.reshape(-1)]
@@ -215,24 +224,18 @@ class Query:
         flat_outs = [o.reshape(-1) for o in outs]
         doubt = np.empty(m, dtype=np.bool_)
         columns: list[Column] = []
-        leading = True  # shared arguments before the first per-item one
-        for a, kind in zip(arrays, self.kinds):
-            shared = a.size == kind.width
-            leading = leading and shared
-            # Shared values become loop constants: each pattern of them is a compiled loop of
-            # its own, so only the leading run (one segment, ray or triangle against many
-            # boxes) and shared scalars are kept shared; other shared points are repeated.
-            if shared and (leading or kind.width == 1):
+        for a, kind in zip(arrays, self.kinds, strict=True):
+            if a.size == kind.width:  # shared by every item: constants of the loop
                 columns.append(tuple(float(x) for x in a.reshape(-1)))
             else:
                 a = np.broadcast_to(a, lead + a.shape[a.ndim - kind.item_dims:])
-                a = np.ascontiguousarray(a.reshape(-1), dtype=dtype).view()
+                # float32 data stay float32 (the loop widens each value as it reads it)
+                a = np.ascontiguousarray(a.reshape(-1)).view()
                 a.flags.writeable = False  # one array type for numba, whatever came in
                 columns.append(a)
         if m:
             if _jit:
-                count = self._loop(tuple(isinstance(c, tuple) for c in columns), m)(
-                    *_loop_args(columns), *flat_outs, doubt)
+                count = self._run_loop(columns, flat_outs, doubt, dtype)
             else:
                 count = _interpreted(self.filter, columns, self.kinds, m, flat_outs, doubt)
             if count:
@@ -246,7 +249,7 @@ class Query:
                 outs: list[np.ndarray]) -> None:
         """The doubtful items ``idx``: checked (a bad value raises), then decided exactly."""
         parts = []
-        for c, kind in zip(columns, self.kinds):
+        for c, kind in zip(columns, self.kinds, strict=True):
             part = (np.broadcast_to(np.array(c), (len(idx), kind.width)) if isinstance(c, tuple)
                     else c.reshape(-1, kind.width)[idx].astype(np.float64))
             if not _values_ok(part, kind).all():
@@ -257,7 +260,7 @@ class Query:
         if len(outs) == 1:
             outs[0][idx] = answers
             return
-        for k, (o, output) in enumerate(zip(outs, self.outputs)):
+        for k, (o, output) in enumerate(zip(outs, self.outputs, strict=True)):
             column = [a[k] for a in answers]
             if output == T:
                 column = [_rounded(x, output, np.float64) for x in column]
@@ -270,7 +273,7 @@ class Query:
         outs = [out] if len(self.outputs) == 1 else list(out)
         if len(outs) != len(want):
             raise ValueError(f"out must hold {len(want)} arrays, got {len(outs)}")
-        for k, (o, d) in enumerate(zip(outs, want)):
+        for k, (o, d) in enumerate(zip(outs, want, strict=True)):
             label = "out" if len(want) == 1 else f"out[{k}]"
             if not isinstance(o, np.ndarray) or o.shape != lead or o.dtype != d:
                 got = (f"{o.dtype} {o.shape}" if isinstance(o, np.ndarray)
@@ -292,16 +295,20 @@ class Query:
                 return False
             if kind is DIRECTION and not any(part):
                 return False
+            if kind is AXES and axes_doubt(*part):
+                return False
         return True
 
     def _raise_invalid(self, values: tuple[Any, ...]) -> None:
         """Raise the ``ValueError`` for the first bad value, in argument order."""
-        for name, value, kind in zip(self.names, values, self.kinds):
+        for name, value, kind in zip(self.names, values, self.kinds, strict=True):
             a = np.asarray(value, dtype=np.float64)
             ok = _elements_ok(a, kind)
             if not ok.all():
                 index = tuple(int(i) for i in np.argwhere(~ok)[0])
                 raise ValueError(f"{name} must {_expected(kind)}, got {a[index]} at index {index}")
+            if kind is AXES:
+                _check_orthonormal(name, a)
             if kind is DIRECTION:
                 zero = np.all(a == 0, axis=-1)
                 if zero.any():
@@ -311,26 +318,38 @@ class Query:
                                      "a ray needs a direction")
         raise AssertionError("a doubtful item was invalid, yet every argument is valid")
 
-    def _check_axes(self, arrays: Sequence[np.ndarray]) -> None:
-        for name, a, kind in zip(self.names, arrays, self.kinds):
-            if kind is AXES:
-                _check_axes_array(name, np.asarray(a, dtype=np.float64))
-
     # -- compiled loops -------------------------------------------------------------------------
-    def _loop(self, singles: tuple[bool, ...], m: int) -> Callable[..., int]:
-        parallel = _threads > 1 and m >= _PARALLEL_MIN
-        key = (singles, parallel)
-        loop = self._loops.get(key)
+    def _run_loop(self, columns: list[Column], outs: list[np.ndarray], doubt: np.ndarray,
+                  dtype: type) -> int:
+        """The compiled loop over every item; returns the number of doubtful items."""
+        singles = tuple(isinstance(c, tuple) for c in columns)
+        m = doubt.shape[0]
+        loop = self._loop(singles)
+        key = (singles, dtype)
+        if key not in self._ran:  # the first call compiles: run it whole, here
+            count = int(loop(*_loop_args(columns), *outs, doubt))
+            self._ran.add(key)
+            return count
+        threads = min(_threads, m // (_PARALLEL_MIN // 2))
+        if threads <= 1:
+            return int(loop(*_loop_args(columns), *outs, doubt))
+        global _pool
+        if _pool is None:
+            _pool = ThreadPoolExecutor(_threads, thread_name_prefix="geometry")
+        cuts = [m * k // threads for k in range(threads + 1)]
+        shares = [_pool.submit(loop, *_loop_args(_share(columns, self.kinds, lo, hi)),
+                               *[o[lo:hi] for o in outs], doubt[lo:hi])
+                  for lo, hi in itertools.pairwise(cuts)]
+        return sum(int(share.result()) for share in shares)
+
+    def _loop(self, singles: tuple[bool, ...]) -> Callable[..., int]:
+        loop = self._loops.get(singles)
         if loop is None:
             with self._lock:
-                loop = self._loops.get(key)
+                loop = self._loops.get(singles)
                 if loop is None:
-                    loop = self._loops[key] = _compile(self.filter, self.kinds, singles,
-                                                       len(self.outputs), parallel)
-        if parallel:
-            import numba
-
-            numba.set_num_threads(min(_threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+                    loop = self._loops[singles] = _compile(self.filter, self.kinds, singles,
+                                                           len(self.outputs))
         return loop
 
 
@@ -357,43 +376,21 @@ def _values_ok(part: np.ndarray, kind: Kind) -> np.ndarray:
     rows = np.asarray(_elements_ok(part, kind).all(axis=1))
     if kind is DIRECTION:
         rows &= (part != 0).any(axis=1)
+    if kind is AXES:
+        with np.errstate(invalid="ignore", over="ignore"):
+            rows &= _orthonormal_error(part.reshape(-1, 3, 3)) <= ORTHONORMAL_ATOL
     return rows
 
 
 def _compute_dtype(values: tuple[Any, ...], arrays: list[np.ndarray],
                    kinds: Sequence[Kind]) -> type:
     """float32 when every array argument is float32 (a Python number t bound does not count)."""
-    for value, a, kind in zip(values, arrays, kinds):
+    for value, a, kind in zip(values, arrays, kinds, strict=True):
         if kind.width == 1 and not isinstance(value, (np.ndarray, np.generic)):
             continue
         if a.dtype != np.float32:
             return np.float64
     return np.float32
-
-
-def _check_axes_one(kinds: Sequence[Kind], flat: list[float], names: Sequence[str]) -> None:
-    """One item's AXES arguments: finite, rows orthonormal (Python floats, no arrays)."""
-    k = 0
-    for name, kind in zip(names, kinds):
-        if kind is AXES:
-            r = flat[k:k + 9]
-            if not all(math.isfinite(x) for x in r):
-                _check_axes_array(name, np.array(r).reshape(3, 3))
-            for i in range(3):
-                for j in range(i, 3):
-                    dot = r[3 * i] * r[3 * j] + r[3 * i + 1] * r[3 * j + 1] \
-                        + r[3 * i + 2] * r[3 * j + 2] - (1.0 if i == j else 0.0)
-                    if abs(dot) > ORTHONORMAL_ATOL:
-                        _check_axes_array(name, np.array(r).reshape(3, 3))
-        k += kind.width
-
-
-def _check_axes_array(name: str, a: np.ndarray) -> None:
-    finite = np.isfinite(a)
-    if not finite.all():
-        index = tuple(int(i) for i in np.argwhere(~finite)[0])
-        raise ValueError(f"{name} must be finite, got {a[index]} at index {index}")
-    _check_orthonormal(name, a)
 
 
 def _value_ok(x: float, kind: Kind) -> bool:
@@ -478,17 +475,18 @@ def _exact_floats(name: str, a: np.ndarray) -> np.ndarray:
 
 def _broadcast(names: Sequence[str], arrays: list[np.ndarray],
                kinds: Sequence[Kind]) -> tuple[int, ...]:
-    leads = [a.shape[:a.ndim - k.item_dims] for a, k in zip(arrays, kinds)]
+    leads = [a.shape[:a.ndim - k.item_dims] for a, k in zip(arrays, kinds, strict=True)]
     try:
         return tuple(np.broadcast_shapes(*leads))
     except ValueError:
-        listed = ", ".join(f"{n} {a.shape}" for n, a in zip(names, arrays))
+        listed = ", ".join(f"{n} {a.shape}" for n, a in zip(names, arrays, strict=True))
         raise ValueError(f"argument shapes do not broadcast over leading dimensions: "
                          f"{listed}") from None
 
 
-def _check_orthonormal(name: str, axes: np.ndarray) -> None:
-    """Rows of every 3x3 block orthonormal within ORTHONORMAL_ATOL (elementwise, no BLAS)."""
+def _orthonormal_error(axes: np.ndarray) -> np.ndarray:
+    """Per 3x3 block, the largest ``|row_i . row_j - delta_ij|`` (NaN for non-finite rows),
+    computed as :func:`axes_doubt` computes it (elementwise, no BLAS)."""
     rows = np.moveaxis(axes, (-2, -1), (0, 1))
     error = np.zeros(axes.shape[:-2])
     for i in range(3):
@@ -496,10 +494,27 @@ def _check_orthonormal(name: str, axes: np.ndarray) -> None:
             a, b = rows[i], rows[j]
             dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] - (1.0 if i == j else 0.0)
             error = np.maximum(error, np.abs(dot))
+    return error
+
+
+def _check_orthonormal(name: str, axes: np.ndarray) -> None:
+    """Raise unless every 3x3 block of ``axes`` is finite with rows orthonormal within
+    ORTHONORMAL_ATOL (the message names the argument and the first bad index)."""
+    finite = np.isfinite(axes)
+    if not finite.all():
+        index = tuple(int(i) for i in np.argwhere(~finite)[0])
+        raise ValueError(f"{name} must be finite, got {axes[index]} at index {index}")
+    error = _orthonormal_error(axes)
     if np.any(error > ORTHONORMAL_ATOL):
         where = "" if error.ndim == 0 else f" at index {int(np.argmax(error))}"
         raise ValueError(f"{name} must have orthonormal rows (unit box axes) within "
                          f"{ORTHONORMAL_ATOL:g}, got rows off by {float(np.max(error)):.3g}{where}")
+
+
+def _share(columns: list[Column], kinds: Sequence[Kind], lo: int, hi: int) -> list[Column]:
+    """The columns of items ``lo:hi`` (views; shared values as they are)."""
+    return [c if isinstance(c, tuple) else c[kind.width * lo:kind.width * hi]
+            for c, kind in zip(columns, kinds, strict=True)]
 
 
 def _loop_args(columns: list[Column]) -> list[Any]:
@@ -518,9 +533,9 @@ def _interpreted(filter: Callable[..., tuple[Any, ...]], columns: list[Column],
     number of doubtful items."""
     streams = [itertools.repeat(c, m) if isinstance(c, tuple)
                else c.reshape(-1, k.width).astype(np.float64).tolist()
-               for c, k in zip(columns, kinds)]
+               for c, k in zip(columns, kinds, strict=True)]
     chain = itertools.chain.from_iterable
-    results = [filter(*chain(parts)) for parts in zip(*streams)]
+    results = [filter(*chain(parts)) for parts in zip(*streams, strict=True)]
     for k, o in enumerate(outs):
         o[...] = [r[k] for r in results]  # rounded into the output dtype as numba does
     flags = [r[-1] for r in results]
@@ -542,18 +557,80 @@ def jitable(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
+@jitable
+def axes_doubt(a00: float, a01: float, a02: float, a10: float, a11: float, a12: float,
+               a20: float, a21: float, a22: float) -> bool:
+    """For a filter: True unless the rows ``a0*, a1*, a2*`` are orthonormal within
+    ORTHONORMAL_ATOL (so also for any NaN or infinity). The engine's check of a doubtful item
+    (:func:`_orthonormal_error`) computes the same dot products in the same order."""
+    ok = ((abs(a00 * a00 + a01 * a01 + a02 * a02 - 1.0) <= ORTHONORMAL_ATOL)
+          & (abs(a00 * a10 + a01 * a11 + a02 * a12) <= ORTHONORMAL_ATOL)
+          & (abs(a00 * a20 + a01 * a21 + a02 * a22) <= ORTHONORMAL_ATOL)
+          & (abs(a10 * a10 + a11 * a11 + a12 * a12 - 1.0) <= ORTHONORMAL_ATOL)
+          & (abs(a10 * a20 + a11 * a21 + a12 * a22) <= ORTHONORMAL_ATOL)
+          & (abs(a20 * a20 + a21 * a21 + a22 * a22 - 1.0) <= ORTHONORMAL_ATOL))
+    return not ok
+
+
+def two_product(a: float, b: float) -> tuple[float, float]:
+    """``(p, e)``: ``p = fl(a * b)`` and ``e = fl(a * b - p)``, rounded once, which is exactly
+    ``a * b - p`` barring underflow. For filters: compiled, one fused multiply-add; in Python,
+    Dekker's product where it is exact (no overflow in its splits, no underflow in its partial
+    products) and rational arithmetic elsewhere, so that both give the same bits."""
+    p = a * b
+    if 2.0**-900 <= abs(p) <= 2.0**990 and abs(a) <= 2.0**990 and abs(b) <= 2.0**990:
+        c = 134217729.0 * a  # 2**27 + 1: Veltkamp's split of a and b into 26-bit halves
+        ah = c - (c - a)
+        al = a - ah
+        c = 134217729.0 * b
+        bh = c - (c - b)
+        bl = b - bh
+        return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    if p == 0.0 and (a == 0.0 or b == 0.0):
+        return p, 0.0
+    if math.isfinite(a) and math.isfinite(b):
+        if math.isfinite(p):
+            return p, float(Fraction(a) * Fraction(b) - Fraction(p))  # rounded as an FMA does
+        return p, -p  # a * b overflowed: the exact product minus an infinity
+    return p, a * b - p  # a NaN or an infinity in: NaN or infinity out, as an FMA gives
+
+
 def _register_jitables() -> None:
     global _registered
     from numba.extending import register_jitable
 
     for fn in _JITABLES[_registered:]:
-        register_jitable(error_model="numpy")(fn)
+        register_jitable(forceinline=True, error_model="numpy")(fn)
+    if _registered == 0:
+        _register_two_product()
     _registered = len(_JITABLES)
 
 
+def _register_two_product() -> None:
+    """:func:`two_product` for numba: one ``llvm.fma`` (a vfmadd where the CPU has one)."""
+    from numba import types
+    from numba.extending import intrinsic, overload
+
+    def fma_typing(typingctx: Any, a: Any, b: Any, c: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.fma(*args)
+
+        return types.float64(types.float64, types.float64, types.float64), codegen
+
+    fma: Any = intrinsic(fma_typing)
+
+    def fused(a: float, b: float) -> tuple[float, float]:
+        p = a * b
+        return p, fma(a, b, -p)
+
+    def typed(a: float, b: float) -> Callable[[float, float], tuple[float, float]]:
+        return fused  # (numba wants the parameters, annotations included, of ``fused``)
+
+    overload(two_product, jit_options={"forceinline": True, "error_model": "numpy"})(typed)
+
+
 def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
-             singles: tuple[bool, ...],
-             n_out: int, parallel: bool) -> Callable[..., int]:
+             singles: tuple[bool, ...], n_out: int) -> Callable[..., int]:
     """A numba loop of ``filter`` over items, for one pattern of shared / per-item arguments.
 
     The source is generated (one parameter per shared scalar, one flat array per per-item
@@ -565,7 +642,7 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
 
     _register_jitables()
     params, loads = [], []
-    for k, (kind, single) in enumerate(zip(kinds, singles)):
+    for k, (kind, single) in enumerate(zip(kinds, singles, strict=True)):
         if single:
             names = [f"s{k}_{j}" for j in range(kind.width)]
             params += names
@@ -576,7 +653,9 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     outs = [f"o{j}" for j in range(n_out)]
     # the sources of the filter and of every helper it may call, and the constants they read
     # (numba freezes them into the machine code)
-    sources, constants = [], {}
+    # (and of this function and the registration: how the loop is generated and compiled)
+    sources = [inspect.getsource(f) for f in (_compile, _register_jitables, _register_two_product)]
+    constants: dict[str, Any] = {}
     for fn in [filter, *_JITABLES]:
         sources.append(inspect.getsource(fn))
         constants.update({n: fn.__globals__[n] for n in fn.__code__.co_names
@@ -585,28 +664,28 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
                           .encode()).hexdigest()[:12]
     pattern = "".join("s" if s else "a" for s in singles)
     module = filter.__module__.rsplit(".", 1)[-1]
-    name = f"_loop_{module}_{pattern}_{'p' if parallel else 's'}_{digest}"
+    name = f"_loop_{module}_{pattern}_{digest}"
     body = "\n".join(f"        {o}[i] = r[{j}]" for j, o in enumerate(outs))
     source = (
         f"def {name}({', '.join(params + outs)}, doubt):\n"
         f"    count = 0\n"
-        f"    for i in {'prange' if parallel else 'range'}(doubt.shape[0]):\n"
+        f"    for i in range(doubt.shape[0]):\n"
         f"        r = kernel({', '.join(loads)})\n"
         f"{body}\n"
         f"        doubt[i] = r[{n_out}]\n"
         f"        count += r[{n_out}]\n"
         f"    return count\n"
     )
-    namespace: dict[str, Any] = {"kernel": numba.njit(inline="always", error_model="numpy")(filter),
-                 "float64": np.float64, "prange": numba.prange, "__name__": __name__}
+    namespace: dict[str, Any] = {
+        "kernel": numba.njit(inline="always", error_model="numpy")(filter),
+        "float64": np.float64, "__name__": __name__}
     # compiled as if written in this file, so numba's cache can locate and stamp it
     exec(compile(source, __file__, "exec"), namespace)
     loop: Callable[..., int]
     try:
-        loop = numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy",
-                          parallel=parallel)(namespace[name])
+        loop = numba.njit(cache=True, nogil=True, boundscheck=False,
+                          error_model="numpy")(namespace[name])
     except RuntimeError:  # no writable cache location (a read-only install): no cache
-        loop = numba.njit(nogil=True, boundscheck=False, error_model="numpy",
-                          parallel=parallel)(namespace[name])
+        loop = numba.njit(nogil=True, boundscheck=False, error_model="numpy")(namespace[name])
     return loop
 

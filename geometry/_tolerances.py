@@ -83,8 +83,9 @@ OBB_FRAME_BOUND = 5.0
 #: N = +-half_size - U adds u**2 (|N| + 2 T). B = RAY_DD_BOUND * u**2 * (T + |half_size|).
 RAY_DD_BOUND = 64.0
 
-#: Ray vs OBB: a double-double quotient N / W rounds to within u |t| (half an ulp) plus
-#: 12 u**2 |t|; this many u**2 are allowed for that second-order part.
+#: Ray vs OBB: a double-double quotient N / W, formed with the rounded reciprocal of W's high
+#: part (``obb._plane_t``), rounds to within u |t| (half an ulp) plus 18 u**2 |t|; this many
+#: u**2 are allowed for that second-order part.
 RAY_DIVISION_BOUND = 32.0
 
 #: Absolute slack for double-double sums whose small products may have underflowed (each

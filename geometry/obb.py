@@ -14,12 +14,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from ._engine import AXES, BOOL, CLASS, DIRECTION, POINT, T_MAX, T_MIN, Query, T, jitable
+from ._engine import (
+    AXES,
+    BOOL,
+    CLASS,
+    DIRECTION,
+    POINT,
+    T_MAX,
+    T_MIN,
+    Query,
+    T,
+    axes_doubt,
+    jitable,
+    two_product,
+)
 from ._exact import rational, scaled, to_frame_rational
 from ._tolerances import (
     FILTER_SCALE_MAX,
@@ -68,7 +82,9 @@ _INF = float("inf")
 
 
 @jitable
-def _frame(x, y, z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22):
+def _frame(x: float, y: float, z: float, cx: float, cy: float, cz: float, a00: float, a01: float,
+           a02: float, a10: float, a11: float, a12: float, a20: float, a21: float, a22: float
+           ) -> tuple[float, float, float, float]:
     """``(u0, u1, u2, p)``: the point's box-frame coordinates and ``p = |p - center|_1`` (the
     frame error is at most OBB_FRAME_BOUND * u * p per coordinate)."""
     qx, qy, qz = x - cx, y - cy, z - cz
@@ -76,22 +92,22 @@ def _frame(x, y, z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22):
             a20 * qx + a21 * qy + a22 * qz, abs(qx) + abs(qy) + abs(qz))
 
 
-def _segment_filter(sx, sy, sz, ex, ey, ez, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
-                    a22, h0, h1, h2):
+def _segment_filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, cx: float,
+                    cy: float, cz: float, a00: float, a01: float, a02: float, a10: float,
+                    a11: float, a12: float, a20: float, a21: float, a22: float, h0: float,
+                    h1: float, h2: float) -> tuple[int, bool]:
     """``(code, doubt)``: the segment ``s, e`` against the OBB, code 0 NONE, 1 INTERSECT,
     2 INCLUDE, by separating axes in the box frame (the box's normals and the three box-axis x
     segment axes), each margin against its bound. A value that is not finite is doubt."""
     total = sx + sy + sz + ex + ey + ez + cx + cy + cz + h0 + h1 + h2
-    if not total - total == 0.0:
-        return 0, True
-    if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
-        return 0, False
+    bad = (not total - total == 0.0) | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
     s0, s1, s2, ps = _frame(sx, sy, sz, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
     e0, e1, e2, pe = _frame(ex, ey, ez, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
     reach = ps if ps > pe else pe
     err = OBB_FRAME_BOUND * FILTER_UNIT * reach
     b2 = err + err
-    in_range = FILTER_SCALE_MIN <= reach and reach <= FILTER_SCALE_MAX
+    in_range = (FILTER_SCALE_MIN <= reach) & (reach <= FILTER_SCALE_MAX)
     # the box's normals: the segment's extent on each axis against [-h, h]; ``inner``: how far
     # both ends lie inside on that axis
     lo = s0 if s0 < e0 else e0
@@ -115,49 +131,48 @@ def _segment_filter(sx, sy, sz, ex, ey, ez, cx, cy, cz, a00, a01, a02, a10, a11,
     margin = margin if margin < m else m
     inner2 = h2 - (hi if hi > -lo else -lo)
     separated = in_range & (margin < -b2)
-    unsure = not (in_range and margin >= b2)
+    unsure = not (in_range & (margin >= b2))
     inner = inner0 if inner0 < inner1 else inner1
     inner = inner if inner < inner2 else inner2
-    # the box-axis x segment axes; a point segment (exactly) has none. An axis whose two other
-    # coordinates lie inside the box at both ends cannot separate (the segment's shadow along
-    # that box axis lies in the box's), which settles axes that are zero in exact arithmetic.
-    if not (sx == ex and sy == ey and sz == ez):
-        w0, w1, w2 = e0 - s0, e1 - s1, e2 - s2
-        edge = _max_abs3(w0, w1, w2)
-        big = _larger(_larger(_max_abs3(s0, s1, s2), _max_abs3(e0, e1, e2)),
-                      _max_abs3(h0, h1, h2))
-        ok = in_range and FILTER_SCALE_MIN <= edge and big <= FILTER_SCALE_MAX
-        bound = TRIANGLE_EDGE_BOUND * (FILTER_UNIT * edge + err) * big
-        m = _edge_axis_margin(-w2, w1, s1, s2, e1, e2, -h1, -h2, h1, h2)
-        separated = separated | (ok & (m < -bound))
-        unsure = unsure | (not (ok and (m >= bound or (inner1 >= b2 and inner2 >= b2))))
-        m = _edge_axis_margin(w2, -w0, s0, s2, e0, e2, -h0, -h2, h0, h2)
-        separated = separated | (ok & (m < -bound))
-        unsure = unsure | (not (ok and (m >= bound or (inner0 >= b2 and inner2 >= b2))))
-        m = _edge_axis_margin(-w1, w0, s0, s1, e0, e1, -h0, -h1, h0, h1)
-        separated = separated | (ok & (m < -bound))
-        unsure = unsure | (not (ok and (m >= bound or (inner0 >= b2 and inner1 >= b2))))
-    if separated:
-        return 0, False
-    if in_range and inner > b2:  # both ends in the open box
-        return 2, False
-    if unsure:
-        return 0, True
-    if inner <= -b2:
-        return 1, False
-    return 1, True
+    # the box-axis x segment axes; a point segment (exactly) has none (``live``). An axis whose
+    # two other coordinates lie inside the box at both ends cannot separate (the segment's
+    # shadow along that box axis lies in the box's), which settles axes that are zero in exact
+    # arithmetic.
+    live = not ((sx == ex) & (sy == ey) & (sz == ez))
+    w0, w1, w2 = e0 - s0, e1 - s1, e2 - s2
+    edge = _max_abs3(w0, w1, w2)
+    big = _larger(_larger(_max_abs3(s0, s1, s2), _max_abs3(e0, e1, e2)), _max_abs3(h0, h1, h2))
+    ok = in_range & (FILTER_SCALE_MIN <= edge) & (big <= FILTER_SCALE_MAX)
+    bound = TRIANGLE_EDGE_BOUND * (FILTER_UNIT * edge + err) * big
+    m = _edge_axis_margin(-w2, w1, s1, s2, e1, e2, -h1, -h2, h1, h2)
+    separated = separated | (live & ok & (m < -bound))
+    unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner1 >= b2) & (inner2 >= b2))))))
+    m = _edge_axis_margin(w2, -w0, s0, s2, e0, e2, -h0, -h2, h0, h2)
+    separated = separated | (live & ok & (m < -bound))
+    unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner0 >= b2) & (inner2 >= b2))))))
+    m = _edge_axis_margin(-w1, w0, s0, s1, e0, e1, -h0, -h1, h0, h1)
+    separated = separated | (live & ok & (m < -bound))
+    unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner0 >= b2) & (inner1 >= b2))))))
+    # separated: NONE; both ends in the open box: INCLUDE; else INTERSECT unless in doubt
+    include = (not separated) & in_range & (inner > b2)
+    meets = (not separated) & (not include) & (not unsure)
+    code = 2 if include else (1 if meets else 0)
+    doubt = (not separated) & (not include) & (unsure | (not inner <= -b2))
+    code = 0 if (bad | empty) else code
+    return code, bad | ((not empty) & doubt)
 
 
-def _triangle_filter(v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, cx, cy, cz, a00, a01, a02,
-                     a10, a11, a12, a20, a21, a22, h0, h1, h2):
+def _triangle_filter(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float, v1z: float,
+                     v2x: float, v2y: float, v2z: float, cx: float, cy: float, cz: float,
+                     a00: float, a01: float, a02: float, a10: float, a11: float, a12: float,
+                     a20: float, a21: float, a22: float, h0: float, h1: float, h2: float
+                     ) -> tuple[bool, bool]:
     """``(overlap, doubt)``: the triangle against the OBB, by the thirteen separating axes in
     the box frame with the vertices known within the frame error. A value that is not finite
     is doubt."""
     total = v0x + v0y + v0z + v1x + v1y + v1z + v2x + v2y + v2z + cx + cy + cz + h0 + h1 + h2
-    if not total - total == 0.0:
-        return False, True
-    if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
-        return False, False
+    bad = (not total - total == 0.0) | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
     ax, ay, az, pa = _frame(v0x, v0y, v0z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
                             a22)
     bx, by, bz, pb = _frame(v1x, v1y, v1z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
@@ -165,17 +180,20 @@ def _triangle_filter(v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, cx, cy, cz, a0
     qx, qy, qz, pc = _frame(v2x, v2y, v2z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
                             a22)
     reach = _larger(_larger(pa, pb), pc)
-    if not (FILTER_SCALE_MIN <= reach and reach <= FILTER_SCALE_MAX):
-        return False, True
+    far = not ((FILTER_SCALE_MIN <= reach) & (reach <= FILTER_SCALE_MAX))
     err = OBB_FRAME_BOUND * FILTER_UNIT * reach
-    return _triangle_box_sat(ax, ay, az, bx, by, bz, qx, qy, qz, -h0, -h1, -h2, h0, h1, h2, err,
-                             False)
+    big = _larger(_larger(_larger(_max_abs3(ax, ay, az), _max_abs3(bx, by, bz)),
+                          _max_abs3(qx, qy, qz)), _max_abs3(h0, h1, h2))
+    overlap, unsure = _triangle_box_sat(ax, ay, az, bx, by, bz, qx, qy, qz, -h0, -h1, -h2, h0,
+                                        h1, h2, err, big, False)
+    return (overlap & (not empty) & (not bad) & (not far),
+            bad | ((not empty) & (far | unsure)))
 
 
 # ray: slabs in the box frame with certified t bounds, then t itself in double-double
 
 @jitable
-def _two_sum(a, b):
+def _two_sum(a: float, b: float) -> tuple[float, float]:
     """``(s, e)``: ``s = fl(a + b)`` and ``s + e == a + b`` exactly (Knuth)."""
     s = a + b
     bb = s - a
@@ -183,27 +201,14 @@ def _two_sum(a, b):
 
 
 @jitable
-def _two_prod(a, b):
-    """``(p, e)``: ``p = fl(a * b)`` and ``p + e == a * b`` exactly (Dekker; |a|, |b| < 2**996,
-    and no underflow in the error term)."""
-    p = a * b
-    c = 134217729.0 * a
-    ah = c - (c - a)
-    al = a - ah
-    c = 134217729.0 * b
-    bh = c - (c - b)
-    bl = b - bh
-    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
-
-
-@jitable
-def _dot_dd(a0, a1, a2, x0, x1, x2, y0, y1, y2):
+def _dot_dd(a0: float, a1: float, a2: float, x0: float, x1: float, x2: float, y0: float, y1: float,
+            y2: float) -> tuple[float, float, float]:
     """``(hi, lo, size)``: ``a . (x + y)`` as the unevaluated sum ``hi + lo`` (``y`` the exact
     tails of ``x``, |y| <= u |x|), with ``size`` the sum of the products' magnitudes: the error
     is at most 22 u**2 size (see RAY_DD_BOUND) plus underflow."""
-    p0, e0 = _two_prod(a0, x0)
-    p1, e1 = _two_prod(a1, x1)
-    p2, e2 = _two_prod(a2, x2)
+    p0, e0 = two_product(a0, x0)
+    p1, e1 = two_product(a1, x1)
+    p2, e2 = two_product(a2, x2)
     s, f = _two_sum(p0, p1)
     s, g = _two_sum(s, p2)
     lo = ((f + g) + ((e0 + e1) + e2)) + ((a0 * y0 + a1 * y1) + a2 * y2)
@@ -211,28 +216,63 @@ def _dot_dd(a0, a1, a2, x0, x1, x2, y0, y1, y2):
 
 
 @jitable
-def _plane_t(bound, u_hi, u_lo, u_size, w_hi, w_lo, w_size):
+def _plane_t(bound: float, u_hi: float, u_lo: float, u_size: float, w_hi: float, w_lo: float,
+             inv_w: float, w_rel: float) -> tuple[float, bool]:
     """``(t, ok)``: ``t = (bound - U) / W`` for the box frame's origin ``U`` and direction ``W``
-    in double-double; ``ok`` when ``t`` is within 1.5 ulp of the exact quotient."""
+    in double-double, ``inv_w = fl(1 / w_hi)`` and ``w_rel`` a bound on W's relative error;
+    ``ok`` when ``t`` is within 1.5 ulp of the exact quotient.
+
+    ``q = fl(n_hi * inv_w)`` is within 2.0000001 u of ``n_hi / w_hi``, so ``n_hi - p`` is exact
+    (Sterbenz) and the remainder ``r = n - q W`` errs by at most 10 u**2 |n|; ``t = q + r / W``
+    then errs by its own rounding (u |t|) plus at most 18 u**2 |t| (RAY_DIVISION_BOUND)."""
     n_hi, e = _two_sum(bound, -u_hi)
     n_lo = e - u_lo
     err_n = RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * (u_size + abs(bound)) + RAY_UNDERFLOW_SLACK
-    err_w = RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * w_size + RAY_UNDERFLOW_SLACK
-    an, aw = abs(n_hi), abs(w_hi)
-    ok = an >= RAY_T_MIN and aw >= RAY_T_MIN
-    if not ok:
-        return 0.0, False
-    q = n_hi / w_hi
-    ok = RAY_T_MIN <= abs(q) and abs(q) <= RAY_T_MAX
-    p, pe = _two_prod(q, w_hi)
+    an = abs(n_hi)
+    ok = an >= RAY_T_MIN
+    an = an if ok else 1.0  # (no division by zero when not ok: t is unused then)
+    q = n_hi * inv_w
+    ok = ok & (RAY_T_MIN <= abs(q)) & (abs(q) <= RAY_T_MAX)
+    p, pe = two_product(q, w_hi)
     r = (((n_hi - p) - pe) + n_lo) - q * w_lo
-    t = q + r / w_hi
-    rel = (err_n / an + err_w / aw) * (1.0 + 2.0**-20) + RAY_DIVISION_BOUND * FILTER_UNIT**2
-    return t, ok and rel <= FILTER_UNIT
+    t = q + r * inv_w
+    rel = (err_n / an + w_rel) * (1.0 + 2.0**-20) + RAY_DIVISION_BOUND * FILTER_UNIT**2
+    return t, ok & (rel <= FILTER_UNIT)
 
 
 @jitable
-def _slab(a0, a1, a2, qx, qy, qz, dx, dy, dz, h):
+def _exact_enough_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, need_far: bool,
+                     a0: float, a1: float, a2: float, h: float, tx: float, ty: float, tz: float,
+                     ex: float, ey: float, ez: float, dx: float, dy: float, dz: float
+                     ) -> tuple[float, float, bool]:
+    """``(t_enter, t_exit, ok)`` updated with the ray's t on the slab ``|a . (p - center)| <= h``:
+    its near plane's if ``need_near`` (a max into ``t_enter``), its far plane's if ``need_far``
+    (a min into ``t_exit``), each in double-double (``t, e``: ``origin - center`` as ``t + e``
+    exactly); ``ok`` stays True while every t used is within 1.5 ulp (:func:`_plane_t`)."""
+    if need_near | need_far:
+        u_hi, u_lo, u_size = _dot_dd(a0, a1, a2, tx, ty, tz, ex, ey, ez)
+        w_hi, w_lo, w_size = _dot_dd(a0, a1, a2, dx, dy, dz, 0.0, 0.0, 0.0)
+        steep = abs(w_hi) >= RAY_T_MIN
+        inv_w = 1.0 / (w_hi if steep else 1.0)
+        # W's error over |W|, as a product: (1 + 2**-20) in _plane_t covers its two roundings
+        w_rel = ((RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * w_size + RAY_UNDERFLOW_SLACK)
+                 * abs(inv_w))
+        forward = w_hi > 0.0
+        ok = ok & steep
+        if need_near:
+            t, good = _plane_t(-h if forward else h, u_hi, u_lo, u_size, w_hi, w_lo, inv_w, w_rel)
+            t_enter = t_enter if t_enter > t else t
+            ok = ok & good
+        if need_far:
+            t, good = _plane_t(h if forward else -h, u_hi, u_lo, u_size, w_hi, w_lo, inv_w, w_rel)
+            t_exit = t_exit if t_exit < t else t
+            ok = ok & good
+    return t_enter, t_exit, ok
+
+
+@jitable
+def _slab(a0: float, a1: float, a2: float, qx: float, qy: float, qz: float, dx: float, dy: float,
+          dz: float, h: float) -> tuple[int, float, float, float, float]:
     """One axis of the box frame: ``(state, near, far, near_err, far_err)``, state 0: the slab
     constrains t to ``[near, far]`` (each within its error; ``-inf, inf`` when the ray is
     exactly parallel to it and inside), 1: the ray surely misses the slab, 2: doubt."""
@@ -240,101 +280,102 @@ def _slab(a0, a1, a2, qx, qy, qz, dx, dy, dz, h):
     size = abs(a0) * abs(qx) + abs(a1) * abs(qy) + abs(a2) * abs(qz)
     eu = OBB_FRAME_BOUND * FILTER_UNIT * size + RAY_UNDERFLOW_SLACK
     w = a0 * dx + a1 * dy + a2 * dz
-    moving = (a0 != 0.0 and dx != 0.0) or (a1 != 0.0 and dy != 0.0) or (a2 != 0.0 and dz != 0.0)
-    if not moving:  # exactly parallel to the slab: inside it throughout, or never
-        m = h - abs(u)
-        if m >= eu + eu:
-            return 0, -_INF, _INF, 0.0, 0.0
-        return (1 if m < -(eu + eu) else 2), _INF, _INF, 0.0, 0.0
+    moving = (((a0 != 0.0) & (dx != 0.0)) | ((a1 != 0.0) & (dy != 0.0))
+              | ((a2 != 0.0) & (dz != 0.0)))
+    # exactly parallel to the slab (not moving): inside it throughout, or never
+    m = h - abs(u)
+    parallel = 0 if m >= eu + eu else (1 if m < -(eu + eu) else 2)
     size = abs(a0) * abs(dx) + abs(a1) * abs(dy) + abs(a2) * abs(dz)
     ew = OBB_FRAME_BOUND * FILTER_UNIT * size + RAY_UNDERFLOW_SLACK
     size = abs(w) - ew
-    if not size > 0.0:  # the direction's sign on this axis is in doubt
-        return 2, _INF, _INF, 0.0, 0.0
+    signed = size > 0.0  # else the direction's sign on this axis is in doubt
+    # reciprocals: with one ray and one frame for all boxes, computed once per loop
+    inv_size = 1.0 / (size if signed else 1.0)
+    inv_w = 1.0 / (w if w != 0.0 else 1.0)  # (w == 0 only when not moving)
     en = eu + FILTER_UNIT * (h + abs(u))
-    ta = (-h - u) / w
-    tb = (h - u) / w
+    ta = (-h - u) * inv_w
+    tb = (h - u) * inv_w
     near = ta if ta < tb else tb
     far = ta if ta > tb else tb
-    grow = 1.0 + 2.0**-40  # the bounds' own rounding
-    near_err = ((en + abs(near) * ew) / size + FILTER_UNIT * abs(near)) * grow
-    far_err = ((en + abs(far) * ew) / size + FILTER_UNIT * abs(far)) * grow
-    if not (near_err <= RAY_T_MAX and far_err <= RAY_T_MAX):
-        return 2, _INF, _INF, 0.0, 0.0
-    return 0, near, far, near_err, far_err
+    # |t - exact| <= (en + |t| ew) / (|w| - ew) + 2 u |t| (the reciprocal and the product round
+    # once each); ``grow`` covers the second-order terms and the bounds' own rounding
+    grow = 1.0 + 2.0**-40
+    near_err = ((en + abs(near) * ew) * inv_size + 2.0 * FILTER_UNIT * abs(near)) * grow
+    far_err = ((en + abs(far) * ew) * inv_size + 2.0 * FILTER_UNIT * abs(far)) * grow
+    bounded = signed & (near_err <= RAY_T_MAX) & (far_err <= RAY_T_MAX)
+    state = (0 if bounded else 2) if moving else parallel
+    near = near if moving else -_INF
+    far = far if moving else _INF
+    near_err = near_err if moving else 0.0
+    far_err = far_err if moving else 0.0
+    return state, near, far, near_err, far_err
 
 
-def _ray_filter(ox, oy, oz, dx, dy, dz, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
-                a22, h0, h1, h2, t_min, t_max):
+def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, cx: float,
+                cy: float, cz: float, a00: float, a01: float, a02: float, a10: float, a11: float,
+                a12: float, a20: float, a21: float, a22: float, h0: float, h1: float, h2: float,
+                t_min: float, t_max: float) -> tuple[bool, float, float, bool]:
     """``(hit, t_enter, t_exit, doubt)``: the ray against the OBB by slabs in the box frame.
 
     Entry and exit are decided with certified t bounds; for a sure hit, the planes that can be
     the entry and the exit are recomputed in double-double, so that ``t_enter`` and ``t_exit``
     are within 1.5 ulp of the exact values (``t_min`` / ``t_max`` themselves where they win).
     A value that is not valid (not finite, a zero direction, a NaN bound, ``t_min = +inf`` or
-    ``t_max = -inf``) is doubt."""
+    ``t_max = -inf``, axes that are not orthonormal) is doubt."""
     total = ox + oy + oz + dx + dy + dz + cx + cy + cz + h0 + h1 + h2
-    if not (total - total == 0.0 and (dx != 0.0 or dy != 0.0 or dz != 0.0)
-            and t_min < _INF and t_max > -_INF):
-        return False, _INF, _INF, True
-    if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0 and t_min <= t_max):
-        return False, _INF, _INF, False
+    bad = ((not ((total - total == 0.0) & ((dx != 0.0) | (dy != 0.0) | (dz != 0.0))
+                 & (t_min < _INF) & (t_max > -_INF)))
+           | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22))
+    empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0) & (t_min <= t_max))
     qx, qy, qz = ox - cx, oy - cy, oz - cz
     big = _larger(_larger(_max_abs3(qx, qy, qz), _max_abs3(dx, dy, dz)), _max_abs3(h0, h1, h2))
-    if not big <= FILTER_SCALE_MAX:
-        return False, _INF, _INF, True
     s0, n0, f0, en0, ef0 = _slab(a00, a01, a02, qx, qy, qz, dx, dy, dz, h0)
     s1, n1, f1, en1, ef1 = _slab(a10, a11, a12, qx, qy, qz, dx, dy, dz, h1)
     s2, n2, f2, en2, ef2 = _slab(a20, a21, a22, qx, qy, qz, dx, dy, dz, h2)
-    if s0 == 1 or s1 == 1 or s2 == 1:
-        return False, _INF, _INF, False
-    if s0 == 2 or s1 == 2 or s2 == 2:
-        return False, _INF, _INF, True
     entry = _larger(_larger(_larger(t_min, n0), n1), n2)
     leave = _smaller(_smaller(_smaller(t_max, f0), f1), f2)
     entry_err = _larger(_larger(en0, en1), en2)
     leave_err = _larger(_larger(ef0, ef1), ef2)
-    if not (abs(entry) <= RAY_T_MAX and abs(leave) <= RAY_T_MAX):
-        return False, _INF, _INF, True
     gap = leave - entry
     slack = (entry_err + leave_err) * (1.0 + 2.0**-40)
-    if gap < -slack:
-        return False, _INF, _INF, False
-    if not gap >= slack:
-        return False, _INF, _INF, True
-    # a sure hit: t_enter and t_exit, each from the planes that can be the maximum / minimum
+    # the answer, by the first test that settles it: bad values are doubt; an empty box or
+    # interval misses; then out of range: doubt; a slab surely missed: miss; a slab in doubt,
+    # t out of range: doubt; a gap surely negative: miss; a gap in doubt: doubt
+    settled = bad | empty
+    doubt = bad
+    unsure = not big <= FILTER_SCALE_MAX
+    doubt = doubt | ((not settled) & unsure)
+    settled = settled | unsure | (s0 == 1) | (s1 == 1) | (s2 == 1)
+    unsure = ((s0 == 2) | (s1 == 2) | (s2 == 2)
+              | (not ((abs(entry) <= RAY_T_MAX) & (abs(leave) <= RAY_T_MAX))))
+    doubt = doubt | ((not settled) & unsure)
+    settled = settled | unsure | (gap < -slack)
+    unsure = not gap >= slack
+    doubt = doubt | ((not settled) & unsure)
+    if settled | unsure:
+        return False, _INF, _INF, doubt
+    # a sure hit: t_enter and t_exit, each from the planes that can be the maximum / minimum,
+    # in double-double; not certain: doubt
     low = _larger(_larger(_larger(t_min, n0 - en0), n1 - en1), n2 - en2)
     high = _smaller(_smaller(_smaller(t_max, f0 + ef0), f1 + ef1), f2 + ef2)
-    need = (n0 + en0 >= low, n1 + en1 >= low, n2 + en2 >= low,
-            f0 - ef0 <= high, f1 - ef1 <= high, f2 - ef2 <= high)
-    enter, leave, ok = t_min, t_max, True
     tx, ty, tz = _two_sum(ox, -cx), _two_sum(oy, -cy), _two_sum(oz, -cz)
-    for axis in range(3):
-        if not (need[axis] or need[axis + 3]):
-            continue
-        if axis == 0:
-            a0, a1, a2, h = a00, a01, a02, h0
-        elif axis == 1:
-            a0, a1, a2, h = a10, a11, a12, h1
-        else:
-            a0, a1, a2, h = a20, a21, a22, h2
-        u_hi, u_lo, u_size = _dot_dd(a0, a1, a2, tx[0], ty[0], tz[0], tx[1], ty[1], tz[1])
-        w_hi, w_lo, w_size = _dot_dd(a0, a1, a2, dx, dy, dz, 0.0, 0.0, 0.0)
-        forward = w_hi > 0.0
-        if need[axis]:
-            t, good = _plane_t(-h if forward else h, u_hi, u_lo, u_size, w_hi, w_lo, w_size)
-            ok = ok and good
-            enter = _larger(enter, t)
-        if need[axis + 3]:
-            t, good = _plane_t(h if forward else -h, u_hi, u_lo, u_size, w_hi, w_lo, w_size)
-            ok = ok and good
-            leave = _smaller(leave, t)
-    if not (ok and enter <= leave):
-        return False, _INF, _INF, True
-    return True, enter, leave, False
+    t_enter, t_exit, ok = t_min, t_max, True
+    t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, n0 + en0 >= low,
+                                           f0 - ef0 <= high, a00, a01, a02, h0, tx[0], ty[0],
+                                           tz[0], tx[1], ty[1], tz[1], dx, dy, dz)
+    t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, n1 + en1 >= low,
+                                           f1 - ef1 <= high, a10, a11, a12, h1, tx[0], ty[0],
+                                           tz[0], tx[1], ty[1], tz[1], dx, dy, dz)
+    t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, n2 + en2 >= low,
+                                           f2 - ef2 <= high, a20, a21, a22, h2, tx[0], ty[0],
+                                           tz[0], tx[1], ty[1], tz[1], dx, dy, dz)
+    hit = ok & (t_enter <= t_exit)
+    return hit, t_enter if hit else _INF, t_exit if hit else _INF, not hit
 
 
-def _local_ints(points, center, axes, half):
+def _local_ints(points: Sequence[Sequence[float]], center: Sequence[float],
+                axes: Sequence[float], half: Sequence[float]
+                ) -> tuple[list[list[int]], list[int]]:
     """Box-frame coordinates of ``points`` and the half sizes, exactly, as integers on one
     scale: the axes and the coordinates each on their own integer scale (``_exact.scaled``), so
     ``u = axes @ (p - center)`` and ``half_size`` (times the axes' scale) compare exactly."""
@@ -351,8 +392,10 @@ def _local_ints(points, center, axes, half):
     return local, h
 
 
-def _segment_exact(sx, sy, sz, ex, ey, ez, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
-                   a22, h0, h1, h2) -> int:
+def _segment_exact(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, cx: float,
+                   cy: float, cz: float, a00: float, a01: float, a02: float, a10: float,
+                   a11: float, a12: float, a20: float, a21: float, a22: float, h0: float,
+                   h1: float, h2: float) -> int:
     """The exact class (0, 1, 2) of the segment against the OBB the floats describe."""
     if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
         return 0
@@ -365,8 +408,10 @@ def _segment_exact(sx, sy, sz, ex, ey, ez, cx, cy, cz, a00, a01, a02, a10, a11, 
     return 2 if inside else 1
 
 
-def _triangle_exact(v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, cx, cy, cz, a00, a01, a02,
-                    a10, a11, a12, a20, a21, a22, h0, h1, h2) -> bool:
+def _triangle_exact(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float, v1z: float,
+                    v2x: float, v2y: float, v2z: float, cx: float, cy: float, cz: float,
+                    a00: float, a01: float, a02: float, a10: float, a11: float, a12: float,
+                    a20: float, a21: float, a22: float, h0: float, h1: float, h2: float) -> bool:
     """The exact overlap of the triangle and the OBB the floats describe."""
     if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
         return False
@@ -376,8 +421,10 @@ def _triangle_exact(v0x, v0y, v0z, v1x, v1y, v1z, v2x, v2y, v2z, cx, cy, cz, a00
     return _triangle_box_exact(a, b, c, [-x for x in h], h)
 
 
-def _ray_exact(ox, oy, oz, dx, dy, dz, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22,
-               h0, h1, h2, t_min, t_max):
+def _ray_exact(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, cx: float,
+               cy: float, cz: float, a00: float, a01: float, a02: float, a10: float, a11: float,
+               a12: float, a20: float, a21: float, a22: float, h0: float, h1: float, h2: float,
+               t_min: float, t_max: float) -> tuple[bool, float | Fraction, float | Fraction]:
     """``(hit, t_enter, t_exit)`` exactly, t as a ``Fraction`` (``inf, inf`` on a miss): slabs
     in the box frame of the floats' exact values."""
     miss = (False, _INF, _INF)
@@ -519,13 +566,15 @@ def triangle_overlaps_obb(
     bool or (N,) bool ndarray
         A Python bool when every argument is a single item.
     """
-    return _TRIANGLE(v0, v1, v2, center, axes, half_size, out=out)
+    overlap: bool | np.ndarray = _TRIANGLE(v0, v1, v2, center, axes, half_size, out=out)
+    return overlap
 
 
 # --- the value -----------------------------------------------------------------------------
 
 
-def _obb_arguments(center: ArrayLike, axes: ArrayLike, half_size: ArrayLike):
+def _obb_arguments(center: ArrayLike, axes: ArrayLike,
+                   half_size: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     center = as_finite_points("center", center)
     axes = as_axes("axes", axes)
     check_finite("axes", axes)
@@ -534,13 +583,15 @@ def _obb_arguments(center: ArrayLike, axes: ArrayLike, half_size: ArrayLike):
     return center, axes, half_size
 
 
-def _frame_error(dtype, axes: np.ndarray, *offsets: np.ndarray) -> np.ndarray:
+def _frame_error(
+    dtype: type[np.floating[Any]], axes: np.ndarray, *offsets: np.ndarray
+) -> np.ndarray:
     """Per item and axis, a bound on |computed - exact| of ``axes @ offset`` for each of the
     ``offsets`` (computed ``p - center``, or directions): one rounding of the offset, three of
     the dot product (a first-order count of 4 units times ``|axes| @ |offset|``; 8 allowed)."""
     unit, slack = UNIT_ROUNDOFF[dtype], UNDERFLOW_SLACK[dtype]
     magnitude = np.abs(axes)
-    err = 0.0
+    err = np.zeros(())
     for offset in offsets:
         err = np.maximum(err, np.einsum("...ij,...j->...i", magnitude, np.abs(offset)))
     return 8 * unit * err + slack
@@ -565,10 +616,14 @@ class OBB(Value):
 
     __slots__ = ("_center", "_axes", "_half_size")
     _fields = ("center", "axes", "half_size")
+    _center: np.ndarray
+    _axes: np.ndarray
+    _half_size: np.ndarray
 
     def __init__(self, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike) -> None:
         center, axes, half_size = _obb_arguments(center, axes, half_size)
-        for name, arr, shape in (("center", center, (3,)), ("axes", axes, (3, 3)), ("half_size", half_size, (3,))):
+        for name, arr, shape in (("center", center, (3,)), ("axes", axes, (3, 3)),
+                                 ("half_size", half_size, (3,))):
             if arr.shape != shape:
                 raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
         self._freeze(center=center.astype(np.float64), axes=axes.astype(np.float64),
@@ -590,7 +645,8 @@ class OBB(Value):
         try:
             check_orthonormal("matrix", m[:3, :3])
         except ValueError as exc:
-            raise ValueError(f"matrix must be rigid (rotation and translation only): {exc}") from None
+            raise ValueError(
+                f"matrix must be rigid (rotation and translation only): {exc}") from None
         return cls(box.center @ m[:3, :3] + m[3, :3], m[:3, :3], box.half_size)
 
     @property
@@ -609,7 +665,8 @@ class OBB(Value):
         return self._half_size
 
     def _local(self, point: ArrayLike) -> np.ndarray:
-        return (as_finite_points("point", point) - self._center) @ self._axes.T
+        local: np.ndarray = (as_finite_points("point", point) - self._center) @ self._axes.T
+        return local
 
     def contains(self, point: ArrayLike) -> bool | np.ndarray:
         """True for each point in the closed box (exactly: ``|axes @ (p - center)| <=
@@ -623,7 +680,8 @@ class OBB(Value):
         unsure = ~inside & np.all(local <= grown, axis=-1)
         for index in map(tuple, np.argwhere(unsure)):
             u = to_frame_rational(point[index], self._center, self._axes)
-            inside[index] = all(abs(x) <= rational(h) for x, h in zip(u, self._half_size))
+            inside[index] = all(abs(x) <= rational(h)
+                                for x, h in zip(u, self._half_size, strict=True))
         return bool(inside) if inside.ndim == 0 else inside
 
     def closest_point(self, point: ArrayLike) -> np.ndarray:
@@ -631,12 +689,14 @@ class OBB(Value):
         if np.any(self._half_size < 0):
             raise ValueError("closest_point of an empty OBB (negative half_size) is undefined")
         local = np.clip(self._local(point), -self._half_size, self._half_size)
-        return self._center + local @ self._axes
+        nearest: np.ndarray = self._center + local @ self._axes
+        return nearest
 
     def corners(self) -> np.ndarray:
         """The 8 corners, (8, 3); bit k of the row index picks -/+ half_size along axis k."""
         bits = (np.arange(8)[:, None] >> np.arange(3)) & 1
-        return self._center + ((2 * bits - 1) * self._half_size) @ self._axes
+        corners: np.ndarray = self._center + ((2 * bits - 1) * self._half_size) @ self._axes
+        return corners
 
     def aabb(self) -> AABB:
         """The tightest AABB around the box: ``center -+ |axes|.T @ half_size``."""

@@ -38,24 +38,25 @@ _INF = float("inf")
 
 
 @jitable
-def _larger(a, b):
+def _larger(a: float, b: float) -> float:
     return a if a > b else b
 
 
 @jitable
-def _smaller(a, b):
+def _smaller(a: float, b: float) -> float:
     return a if a < b else b
 
 
 @jitable
-def _max_abs3(x, y, z):
+def _max_abs3(x: float, y: float, z: float) -> float:
     x, y, z = abs(x), abs(y), abs(z)
     m = x if x > y else y
     return m if m > z else z
 
 
 @jitable
-def _edge_axis_margin(a1, a2, p1, p2, q1, q2, l1, l2, h1, h2):
+def _edge_axis_margin(a1: float, a2: float, p1: float, p2: float, q1: float, q2: float, l1: float,
+                      l2: float, h1: float, h2: float) -> float:
     """Margin of one box-axis x edge axis whose two non-zero components are ``a1, a2``: the
     triangle projects to ``[min, max]`` of ``a . p`` and ``a . q`` (``p`` a vertex of the edge,
     ``q`` the opposite one; the edge's other vertex projects as ``p``), the box ``l <= x <= h``
@@ -72,12 +73,15 @@ def _edge_axis_margin(a1, a2, p1, p2, q1, q2, l1, l2, h1, h2):
 
 
 @jitable
-def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz, err,
-                      zero_axes_exact):
+def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float,
+                      cy: float, cz: float, lx: float, ly: float, lz: float, hx: float, hy: float,
+                      hz: float, err: float, big: float, zero_axes_exact: bool
+                      ) -> tuple[bool, bool]:
     """``(overlap, doubt)`` of the triangle ``a, b, c`` and the closed box ``l <= p <= h``
     (``l <= h``, finite) by Akenine-Möller's thirteen separating axes, in float64.
 
-    Each vertex coordinate is known within ``err`` of the exact one (0: exactly). Each axis's
+    Each vertex coordinate is known within ``err`` of the exact one (0: exactly); ``big`` is at
+    least the magnitude of every coordinate, vertex or box, that the tests use. Each axis's
     margin is compared with its error bound (``_tolerances``): an axis that separates beyond it
     answers False, one within it is doubt, unless a vertex lies in the box beyond the bound.
     ``zero_axes_exact``: a computed box-axis x edge axis is zero exactly when the exact one is
@@ -112,22 +116,15 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     separated_by_box = box_margin < -b2
     unsure = not box_margin >= b2
 
-    # scales: the largest coordinate and the largest edge component
-    big = 0.0
-    for x in (ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz):
-        x = abs(x)
-        big = big if big > x else x
+    # scales: the largest edge component (``big``: the caller's bound on every coordinate)
     e0x, e0y, e0z = bx - ax, by - ay, bz - az
     e1x, e1y, e1z = cx - bx, cy - by, cz - bz
     e2x, e2y, e2z = ax - cx, ay - cy, az - cz
-    edge = 0.0
-    for x in (e0x, e0y, e0z, e1x, e1y, e1z, e2x, e2y, e2z):
-        x = abs(x)
-        edge = edge if edge > x else x
+    edge = _larger(_larger(_max_abs3(e0x, e0y, e0z), _max_abs3(e1x, e1y, e1z)),
+                   _max_abs3(e2x, e2y, e2z))
     # out of range, products may overflow: then no axis below may answer
-    in_range = FILTER_SCALE_MIN <= edge and big <= FILTER_SCALE_MAX
+    in_range = (FILTER_SCALE_MIN <= edge) & (big <= FILTER_SCALE_MAX)
     unsure = unsure | (not in_range)
-    separated = False
     slope = FILTER_UNIT * edge + err
     bound = TRIANGLE_EDGE_BOUND * slope * big
     # the nine box-axis x edge axes: e_x x f = (0, -f_z, f_y), e_y x f = (f_z, 0, -f_x),
@@ -135,8 +132,11 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     # own and the opposite one: (a, c), (b, a), (c, b). Per axis, the triangle projects to
     # [min, max] of those two vertices' projections p, q and the box to [low, high] (its near
     # and far corners by the signs of the axis); the margin is negative iff the axis separates.
-    # With exact vertices a zero axis is zero exactly and skipped (``live``).
+    # With exact vertices a zero axis is zero exactly and skipped (margin +inf). All nine share
+    # one bound, so their least margin decides (min and max keep the work in float registers;
+    # a NaN margin needs a value out of range, which is doubt already).
     exact_zeros = zero_axes_exact
+    least = _INF
     a1, a2 = -e0z, e0y
     p = a1 * ay + a2 * az
     q = a1 * cy + a2 * cz
@@ -145,9 +145,8 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
-    separated = separated | (live & (m < -bound))
-    unsure = unsure | (live & (not m >= bound))
+    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    least = m if m < least else least
     a1, a2 = e0z, -e0x
     p = a1 * ax + a2 * az
     q = a1 * cx + a2 * cz
@@ -156,9 +155,8 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
-    separated = separated | (live & (m < -bound))
-    unsure = unsure | (live & (not m >= bound))
+    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    least = m if m < least else least
     a1, a2 = -e0y, e0x
     p = a1 * ax + a2 * ay
     q = a1 * cx + a2 * cy
@@ -167,9 +165,8 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
-    separated = separated | (live & (m < -bound))
-    unsure = unsure | (live & (not m >= bound))
+    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    least = m if m < least else least
     a1, a2 = -e1z, e1y
     p = a1 * by + a2 * bz
     q = a1 * ay + a2 * az
@@ -178,9 +175,8 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
-    separated = separated | (live & (m < -bound))
-    unsure = unsure | (live & (not m >= bound))
+    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    least = m if m < least else least
     a1, a2 = e1z, -e1x
     p = a1 * bx + a2 * bz
     q = a1 * ax + a2 * az
@@ -189,9 +185,8 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
-    separated = separated | (live & (m < -bound))
-    unsure = unsure | (live & (not m >= bound))
+    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    least = m if m < least else least
     a1, a2 = -e1y, e1x
     p = a1 * bx + a2 * by
     q = a1 * ax + a2 * ay
@@ -200,9 +195,8 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
-    separated = separated | (live & (m < -bound))
-    unsure = unsure | (live & (not m >= bound))
+    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    least = m if m < least else least
     a1, a2 = -e2z, e2y
     p = a1 * cy + a2 * cz
     q = a1 * by + a2 * bz
@@ -211,9 +205,8 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
-    separated = separated | (live & (m < -bound))
-    unsure = unsure | (live & (not m >= bound))
+    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    least = m if m < least else least
     a1, a2 = e2z, -e2x
     p = a1 * cx + a2 * cz
     q = a1 * bx + a2 * bz
@@ -222,9 +215,8 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
-    separated = separated | (live & (m < -bound))
-    unsure = unsure | (live & (not m >= bound))
+    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    least = m if m < least else least
     a1, a2 = -e2y, e2x
     p = a1 * cx + a2 * cy
     q = a1 * bx + a2 * by
@@ -233,9 +225,10 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    live = not (exact_zeros and a1 == 0.0 and a2 == 0.0)
-    separated = separated | (live & (m < -bound))
-    unsure = unsure | (live & (not m >= bound))
+    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    least = m if m < least else least
+    separated = least < -bound
+    unsure = unsure | (not least >= bound)
     # the triangle's normal: the triangle projects to the single value n . a
     nx = e0y * e1z - e0z * e1y
     ny = e0z * e1x - e0x * e1z
@@ -252,21 +245,23 @@ def _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz
     separated = separated | (margin < -bound)
     unsure = unsure | (not margin >= bound)
     # a vertex surely in the closed box overlaps, whatever the axes' rounding
-    inside = ((ax - lx >= b2) & (hx - ax >= b2) & (ay - ly >= b2) & (hy - ay >= b2)
-              & (az - lz >= b2) & (hz - az >= b2))
-    inside = inside | ((bx - lx >= b2) & (hx - bx >= b2) & (by - ly >= b2) & (hy - by >= b2)
-                       & (bz - lz >= b2) & (hz - bz >= b2))
-    inside = inside | ((cx - lx >= b2) & (hx - cx >= b2) & (cy - ly >= b2) & (hy - cy >= b2)
-                       & (cz - lz >= b2) & (hz - cz >= b2))
+    depth = _smaller(_smaller(_smaller(ax - lx, hx - ax), _smaller(ay - ly, hy - ay)),
+                     _smaller(az - lz, hz - az))
+    m = _smaller(_smaller(_smaller(bx - lx, hx - bx), _smaller(by - ly, hy - by)),
+                 _smaller(bz - lz, hz - bz))
+    depth = _larger(depth, m)
+    m = _smaller(_smaller(_smaller(cx - lx, hx - cx), _smaller(cy - ly, hy - cy)),
+                 _smaller(cz - lz, hz - cz))
+    inside = _larger(depth, m) >= b2
     separated = separated_by_box | (separated & in_range)
-    if separated and not inside:
-        return False, False
-    if inside:
-        return True, False
-    return not unsure, unsure
+    # separated (and no vertex surely inside): False; a vertex surely inside: True
+    unsure = unsure & (not separated) & (not inside)
+    return inside | ((not separated) & (not unsure)), unsure
 
 
-def _filter(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz):
+def _filter(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float, cy: float,
+            cz: float, lx: float, ly: float, lz: float, hx: float, hy: float, hz: float
+            ) -> tuple[bool, bool]:
     """``(overlap, doubt)`` for the triangle ``a, b, c`` and the closed box ``[l, h]``.
 
     The box is first clamped to the triangle's bounding box (exact: max and min round nothing).
@@ -276,9 +271,8 @@ def _filter(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz):
     (a NaN, an infinite vertex, -inf in ``l`` or +inf in ``h``) is doubt.
     """
     total = ax + ay + az + bx + by + bz + cx + cy + cz
-    if not (total - total == 0.0 and lx > -_INF and ly > -_INF and lz > -_INF and hx < _INF
-            and hy < _INF and hz < _INF):  # (a finite sum that overflows is doubt too)
-        return False, True
+    bad = not ((total - total == 0.0) & (lx > -_INF) & (ly > -_INF) & (lz > -_INF)
+               & (hx < _INF) & (hy < _INF) & (hz < _INF))  # (an overflowing sum is doubt too)
     t = ax if ax < bx else bx
     t = t if t < cx else cx
     lx = lx if lx > t else t
@@ -297,13 +291,17 @@ def _filter(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz):
     t = az if az > bz else bz
     t = t if t > cz else cz
     hz = hz if hz < t else t
-    if not (lx <= hx and ly <= hy and lz <= hz):
-        return False, False
-    return _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz, 0.0,
-                             True)
+    empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
+    # a clamped box that is not empty lies in the triangle's bounding box: the vertices bound
+    # every coordinate (one scale for all boxes, computed once in a loop over boxes)
+    big = _larger(_larger(_max_abs3(ax, ay, az), _max_abs3(bx, by, bz)), _max_abs3(cx, cy, cz))
+    overlap, unsure = _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy,
+                                        hz, 0.0, big, True)
+    return overlap & (not empty) & (not bad), bad | (unsure & (not empty))
 
 
-def _triangle_box_exact(a, b, c, lo, hi) -> bool:
+def _triangle_box_exact(a: list[int], b: list[int], c: list[int], lo: list[int],
+                        hi: list[int]) -> bool:
     """The separating-axis test in integers (``a, b, c, lo, hi`` 3-lists on one scale): the
     triangle's bounding box against the box, its normal, the nine box-axis x edge axes; zero
     axes separate nothing and are skipped, so a degenerate triangle is its segment or point."""
@@ -330,7 +328,9 @@ def _triangle_box_exact(a, b, c, lo, hi) -> bool:
     return True
 
 
-def _exact(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy, hz) -> bool:
+def _exact(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float,
+           cy: float, cz: float, lx: float, ly: float, lz: float, hx: float, hy: float,
+           hz: float) -> bool:
     """The exact overlap of the triangle ``a, b, c`` and the closed box ``[l, h]``, at every
     magnitude (integers on the floats' exact values)."""
     if not (lx <= hx and ly <= hy and lz <= hz):  # empty (the infinities of AABB.empty())
@@ -380,4 +380,5 @@ def triangle_overlaps_aabb(
         For a non-finite coordinate, a shape that is not (..., 3), shapes that do not
         broadcast, or an integer float64 cannot hold exactly; the message names the argument.
     """
-    return _QUERY(v0, v1, v2, box_min, box_max, out=out)
+    overlap: bool | np.ndarray = _QUERY(v0, v1, v2, box_min, box_max, out=out)
+    return overlap

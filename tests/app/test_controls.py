@@ -129,7 +129,7 @@ def test_keys_move_by_the_scene_step(gl_app):
     from app.presets import random_scene
     from app.window import FINE
 
-    gl_app.load_scene(random_scene(1500, 0))
+    gl_app.show_scene(random_scene(1500, 0))
     assert gl_app.step >= 1.0, f"a 1500-box scene needs larger steps, got {gl_app.step}"
     s0 = gl_app.state.start.copy()
     _press(gl_app, "E")

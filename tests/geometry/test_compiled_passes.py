@@ -1,0 +1,179 @@
+"""The compiled passes of all six queries: threads, shared arguments as loop constants, the axes
+check inside the OBB filters, float32 data read in place, and the fused two_product."""
+
+import math
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import geometry
+from geometry import _engine
+
+N = 2 * 32768 + 5  # above the engine's parallel threshold
+
+
+def rotations(n: int, seed: int) -> np.ndarray:
+    """(n, 3, 3) rotation matrices (rows orthonormal) from random unit quaternions."""
+    q = np.random.default_rng(seed).normal(size=(n, 4))
+    q /= np.sqrt((q * q).sum(axis=1))[:, None]
+    w, x, y, z = q.T
+    return np.stack([1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y),
+                     2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x),
+                     2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)],
+                    axis=1).reshape(n, 3, 3)
+
+
+def scene(n: int, dtype=np.float64, seed: int = 3):
+    """Boxes on a coarse grid (many touch the queries exactly) and random rotations."""
+    rng = np.random.default_rng(seed)
+    center = rng.integers(-4, 5, (n, 3)) / 2.0
+    half = rng.integers(1, 4, (n, 3)) / 4.0
+    axes = rotations(n, seed)
+    return [a.astype(dtype) for a in (center - half, center + half, center, axes, half)]
+
+
+SEGMENT = ([-2.0, 0.5, 1.0], [2.0, 1.0, 1.0])
+RAY = ([-2.0, 0.5, 1.0], [4.0, 1.0, 0.0])
+TRIANGLE = ([-2.0, 0.0, 1.0], [2.0, 1.0, 1.0], [0.0, 3.0, -1.0])
+
+QUERIES = {
+    "segment_aabb": lambda lo, hi, c, ax, h: geometry.classify_segment_aabb(*SEGMENT, lo, hi),
+    "ray_aabb": lambda lo, hi, c, ax, h: geometry.intersect_ray_aabb(*RAY, lo, hi),
+    "triangle_aabb": lambda lo, hi, c, ax, h: geometry.triangle_overlaps_aabb(*TRIANGLE, lo, hi),
+    "segment_obb": lambda lo, hi, c, ax, h: geometry.classify_segment_obb(*SEGMENT, c, ax, h),
+    "ray_obb": lambda lo, hi, c, ax, h: geometry.intersect_ray_obb(*RAY, c, ax, h, 0.25, 0.75),
+    "triangle_obb": lambda lo, hi, c, ax, h: geometry.triangle_overlaps_obb(*TRIANGLE, c, ax, h),
+}
+
+
+def assert_same(got, want) -> None:
+    if isinstance(want, tuple):
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_array_equal(g, w)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.fixture
+def threads():
+    before = geometry.get_num_threads()
+    yield geometry.set_num_threads
+    geometry.set_num_threads(before)
+
+
+@pytest.mark.parametrize("query", sorted(QUERIES))
+def test_two_threads_equal_one(threads, query):
+    data = scene(N)
+    threads(2)
+    threaded = QUERIES[query](*data)
+    threads(1)
+    assert_same(threaded, QUERIES[query](*data))
+
+
+@pytest.mark.parametrize("query", ["segment_obb", "ray_obb", "triangle_obb"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_one_frame_for_all_boxes_equals_it_repeated(query, dtype):
+    """A shared (3, 3) frame is a constant of the loop; the answers are those of the frame
+    repeated per box."""
+    lo, hi, c, axes, h = scene(4000, dtype)
+    frame = axes[7]
+    repeated = np.ascontiguousarray(np.broadcast_to(frame, axes.shape))
+    assert_same(QUERIES[query](lo, hi, c, frame, h), QUERIES[query](lo, hi, c, repeated, h))
+
+
+def test_shared_box_against_many_segments():
+    """A shared argument after per-item ones (one box, many segments) is a loop constant too."""
+    rng = np.random.default_rng(5)
+    start, end = rng.integers(-4, 5, (2, 3000, 3)) / 2.0
+    lo, hi = np.array([-1.0, -0.5, 0.0]), np.array([1.0, 0.5, 1.5])
+    got = geometry.classify_segment_aabb(start, end, lo, hi)
+    want = geometry.classify_segment_aabb(start, end, np.broadcast_to(lo, start.shape).copy(),
+                                          np.broadcast_to(hi, start.shape).copy())
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("query", ["segment_obb", "ray_obb", "triangle_obb"])
+@pytest.mark.parametrize("bad", ["sheared", "nan", "inf"])
+def test_bad_axes_raise_naming_the_index(query, bad):
+    lo, hi, c, axes, h = scene(500)
+    axes = axes.copy()
+    if bad == "sheared":
+        axes[321, 0, 1] += 1e-3
+    else:
+        axes[321, 2, 2] = math.nan if bad == "nan" else math.inf
+    with pytest.raises(ValueError, match=r"axes must .*index.*321"):
+        QUERIES[query](lo, hi, c, axes, h)
+    with pytest.raises(ValueError, match="axes must"):  # one item
+        QUERIES[query](lo[321], hi[321], c[321], axes[321], h[321])
+
+
+def test_axes_within_tolerance_are_accepted():
+    """Rows orthonormal to 1e-7 (float32 rotations) pass, in a batch and for one item."""
+    lo, hi, c, axes, h = scene(200)
+    axes = axes.astype(np.float32).astype(np.float64)
+    QUERIES["segment_obb"](lo, hi, c, axes, h)
+    QUERIES["ray_obb"](lo[0], hi[0], c[0], axes[0], h[0])
+
+
+def peak_bytes(call) -> int:
+    tracemalloc.start()
+    try:
+        call()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_float32_boxes_and_a_shared_frame_are_not_copied():
+    """float32 boxes are read in place (no float64 copy) and a shared frame is not repeated
+    per box: a call allocates little beyond its outputs (1 byte per box) and doubt flags (1 byte),
+    where a float64 copy of the boxes would take 48 bytes per box and a repeated frame 72."""
+    n = 200_000
+    lo, hi, c, axes, h = scene(n, np.float32)
+    QUERIES["segment_aabb"](lo[:10], hi[:10], None, None, None)  # compile outside the count
+    assert peak_bytes(lambda: QUERIES["segment_aabb"](lo, hi, c, axes, h)) < 8 * n
+    c64, h64 = c.astype(np.float64), h.astype(np.float64)
+    frame = rotations(1, 9)[0]
+    QUERIES["triangle_obb"](None, None, c64[:10], frame, h64[:10])
+    assert peak_bytes(lambda: QUERIES["triangle_obb"](None, None, c64, frame, h64)) < 8 * n
+
+
+# --- two_product: one FMA compiled, Dekker or rationals in Python, the same bits -------------
+
+def edge_floats() -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return _edge_floats()
+
+
+def _edge_floats() -> np.ndarray:
+    rng = np.random.default_rng(17)
+    mags = 2.0 ** rng.integers(-1074, 1024, 4000).astype(np.float64)
+    mags = np.where(np.isinf(mags), 1.0, mags)
+    values = mags * rng.uniform(1.0, 2.0, 4000) * rng.choice([-1.0, 1.0], 4000)
+    special = [0.0, -0.0, 5e-324, 2.0**-1022, 2.0**990, 2.0**1000, 1.7976931348623157e308,
+               math.inf, -math.inf, math.nan, 1.0 / 3.0, 134217729.0]
+    return np.concatenate([np.nan_to_num(values, posinf=1e308, neginf=-1e308), special])
+
+
+def test_two_product_compiled_equals_python():
+    import numba
+
+    _engine._register_jitables()
+    two_product = _engine.two_product
+
+    @numba.njit
+    def both(a, b, p, e):
+        for i in range(a.shape[0]):
+            p[i], e[i] = two_product(a[i], b[i])
+
+    x = edge_floats()
+    rng = np.random.default_rng(23)
+    a = np.concatenate([x, rng.permutation(x), x])
+    with np.errstate(all="ignore"):
+        b = np.concatenate([rng.permutation(x), x, 1.0 / np.where(x == 0, 1.0, x)])
+    p, e = np.empty_like(a), np.empty_like(a)
+    both(a, b, p, e)
+    py = np.array([two_product(float(u), float(v)) for u, v in zip(a, b, strict=True)])
+    np.testing.assert_array_equal(p, py[:, 0])
+    np.testing.assert_array_equal(e, py[:, 1])
