@@ -15,7 +15,7 @@ import math
 try:  # PyGLM >= 2.8 prefers this spelling
     from pyglm import glm
 except ImportError:  # pragma: no cover
-    import glm
+    import glm  # type: ignore[no-redef]
 import numpy as np
 from moderngl_window.scene.camera import OrbitCamera as _MglwOrbitCamera
 
@@ -24,13 +24,13 @@ from app.scene import CameraSpec
 NEAR, FAR = 0.05, 500.0
 
 
-def glm_to_pyrr(m: "glm.mat4") -> np.ndarray:
+def glm_to_pyrr(m: glm.mat4) -> np.ndarray:
     """(4, 4) float64 in pyrr's row-vector convention from a PyGLM matrix."""
     # np.array(glm.mat4) lays out the mathematical matrix row by row; pyrr wants its transpose.
     return np.array(m, dtype=np.float64).T.copy()
 
 
-def pyrr_to_glm(m: np.ndarray) -> "glm.mat4":
+def pyrr_to_glm(m: np.ndarray) -> glm.mat4:
     """Inverse of :func:`glm_to_pyrr`."""
     # glm.mat4(a0..a15) fills column by column: pyrr's rows are glm's columns
     return glm.mat4(*np.asarray(m, dtype=np.float64).ravel().tolist())

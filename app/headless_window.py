@@ -21,4 +21,4 @@ for _name in dir(BaseKeys):
 class HeadlessWindow(_MglwHeadlessWindow):
     """moderngl-window's headless window with distinct key constants."""
 
-    keys = HeadlessKeys
+    keys = HeadlessKeys  # type: ignore[assignment]  # BaseKeys' own constants, as Keys has

@@ -32,8 +32,8 @@ def random_scene(n: int, seed: int = 0) -> Scene:
         half[0] = np.abs(end - start) / 2 + rng.uniform(0.2, 0.4, 3)
     rot = np.where(obb[:, None], rng.uniform(-180, 180, (n, 3)), 0.0)
     boxes = Boxes.build(
-        aabbs=[(c - h, c + h) for c, h in zip(centers[~obb], half[~obb])],
-        obbs=[(c, h, r) for c, h, r in zip(centers[obb], half[obb], rot[obb])],
+        aabbs=[(c - h, c + h) for c, h in zip(centers[~obb], half[~obb], strict=True)],
+        obbs=[(c, h, r) for c, h, r in zip(centers[obb], half[obb], rot[obb], strict=True)],
         order=obb.tolist())
     camera = CameraSpec(target=(0.0, 1.5, 0.0), distance=2.6 * spread + 6, yaw=30.0,
                         pitch=30.0, fov=50.0)

@@ -30,7 +30,6 @@ import numpy as np
 
 from app.resources import SCENES_DIR
 
-
 #: the segment of a scene file that has no "segment": along x at height 0.5, 6 units long
 DEFAULT_SEGMENT = ((-3.0, 0.5, 0.0), (3.0, 0.5, 0.0))
 
@@ -81,7 +80,9 @@ class Boxes:
     is_obb: np.ndarray  # (N,) bool
     # (rotation it was computed from, axes): rotation is edited in place (animation, keys), so
     # the cache is checked against a copy -- a compare is ~0.3 ms at 1e5 boxes, recomputing ~80.
-    _axes_cache: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False, compare=False)
+    _axes_cache: tuple[np.ndarray, np.ndarray] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def __len__(self) -> int:
         return len(self.is_obb)
@@ -90,25 +91,28 @@ class Boxes:
     def axes(self) -> np.ndarray:
         """(N, 3, 3) unit axes as rows (identity for axis-aligned boxes); read-only, cached."""
         cache = self._axes_cache
-        if cache is None or cache[0].shape != self.rotation.shape or not np.array_equal(cache[0], self.rotation):
+        if (
+            cache is None
+            or cache[0].shape != self.rotation.shape
+            or not np.array_equal(cache[0], self.rotation)
+        ):
             axes = rotation_axes(self.rotation)
             axes.flags.writeable = False
             cache = self._axes_cache = (self.rotation.copy(), axes)
         return cache[1]
 
-    def subset(self, index: np.ndarray) -> "Boxes":
+    def subset(self, index: np.ndarray) -> Boxes:
         """The boxes ``index`` (integer array), copied, in that order."""
-        return Boxes(*(a[index] for a in (self.box_min, self.box_max, self.center,
-                                          self.half_size, self.rotation, self.is_obb)))
+        return Boxes(self.box_min[index], self.box_max[index], self.center[index],
+                     self.half_size[index], self.rotation[index], self.is_obb[index])
 
-    def copy(self) -> "Boxes":
-        return Boxes(*(np.array(a, copy=True) for a in (self.box_min, self.box_max, self.center,
-                                                       self.half_size, self.rotation, self.is_obb)))
+    def copy(self) -> Boxes:
+        return self.subset(np.arange(len(self)))  # integer indexing copies
 
     @classmethod
     def build(cls, aabbs: list[tuple[Any, Any]] | None = None,
               obbs: list[tuple[Any, Any, Any]] | None = None, order: list[bool] | None = None
-              ) -> "Boxes":
+              ) -> Boxes:
         """From ``[(min, max)]`` and ``[(center, half_size, rotation_deg)]`` (``order``: per box,
         True = next OBB, False = next AABB; default all AABBs then all OBBs)."""
         aabbs, obbs = list(aabbs or []), list(obbs or [])
@@ -135,7 +139,10 @@ class Boxes:
         """Recompute OBBs' bounding boxes after their center/rotation changed."""
         if not self.is_obb.any():
             return
-        ext = np.abs(self.axes[self.is_obb]).transpose(0, 2, 1) @ self.half_size[self.is_obb][..., None]
+        ext = (
+            np.abs(self.axes[self.is_obb]).transpose(0, 2, 1)
+            @ self.half_size[self.is_obb][..., None]
+        )
         c = self.center[self.is_obb]
         self.box_min[self.is_obb] = c - ext[..., 0]
         self.box_max[self.is_obb] = c + ext[..., 0]
@@ -180,7 +187,9 @@ class _Checker:
         self.source = source
 
     def fail(self, path: str, problem: str) -> SceneError:
-        return SceneError(f"{self.source}: {path}: {problem}" if path else f"{self.source}: {problem}")
+        return SceneError(
+            f"{self.source}: {path}: {problem}" if path else f"{self.source}: {problem}"
+        )
 
     def obj(self, value: Any, path: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()
             ) -> dict:
@@ -248,7 +257,7 @@ def parse_scene(data: Any, source: str = "<scene>", name: str = "scene") -> Scen
         if isinstance(box, dict) and ("min" in box or "max" in box):
             ck.obj(box, path, ("min", "max"), required=("min", "max"))
             lo, hi = ck.vec3(box["min"], f"{path}.min"), ck.vec3(box["max"], f"{path}.max")
-            for axis, a, b in zip("xyz", lo, hi):
+            for axis, a, b in zip("xyz", lo, hi, strict=True):
                 if a > b:
                     raise ck.fail(f"{path}.min", f"min > max on axis {axis} ({a:g} > {b:g})")
             aabbs.append((lo, hi))

@@ -36,7 +36,8 @@ def _rotated(boxes: Boxes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         return None
     if len(index) == len(boxes):
         return boxes.center, boxes.axes, boxes.half_size
-    return tuple(a.take(index, axis=0) for a in (boxes.center, boxes.axes, boxes.half_size))
+    return (boxes.center.take(index, axis=0), boxes.axes.take(index, axis=0),
+            boxes.half_size.take(index, axis=0))
 
 
 def classify_boxes(start: np.ndarray, end: np.ndarray, boxes: Boxes) -> np.ndarray:
@@ -209,7 +210,7 @@ class DemoState:
         origins, dirs = self.scene.ray_origins, self.scene.ray_directions
         box = np.full(len(origins), -1)
         t = np.full(len(origins), np.inf)
-        for r, (o, d) in enumerate(zip(origins, dirs)):
+        for r, (o, d) in enumerate(zip(origins, dirs, strict=True)):
             i, ti = first_hit(o, d, self.boxes)
             if i is not None:
                 box[r], t[r] = i, ti
@@ -218,7 +219,8 @@ class DemoState:
     def pick(self, origin, direction) -> tuple[int | None, float]:
         """The box under a picking ray (the first one it hits), among the boxes shown: NONE
         boxes do not count while they are hidden (``show_none`` False). In large scenes a BoxTree
-        over the bounding boxes (rotated boxes' widened past their rounding) finds the candidates."""
+        over the bounding boxes (rotated boxes' widened past their rounding) finds the
+        candidates."""
         if len(self.boxes) < TREE_PICKING:
             if self.show_none:
                 return first_hit(origin, direction, self.boxes)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import moderngl
 import numpy as np
@@ -18,6 +19,7 @@ from app.hud import help_lines, hud_lines
 from app.labels import Pin, Rect, pin_to_viewport, place_labels
 from app.lesson import FONT as LESSON_FONT
 from app.lesson import Lesson, lesson_for
+from app.renderers import uniform
 from app.renderers.boxes import BoxRenderer, box_edges
 from app.renderers.primitives import LineBatch, PointBatch, TriangleBatch
 from app.renderers.text import TextRenderer
@@ -66,6 +68,11 @@ def _fmt_t(t: float) -> str:
     return f"{t:.2f}" if abs(t) < 1e4 else f"{t:.3g}"
 
 
+def _depth_writes(ctx: moderngl.Context, on: bool) -> None:
+    """Turn depth writes on or off (``Context.depth_mask``, which moderngl's stubs lack)."""
+    ctx.depth_mask = on  # type: ignore[attr-defined]
+
+
 @dataclass
 class TextBlock:
     """A panel of text lines (runs of ``(text, rgba)``) on a backing plate ``rect``."""
@@ -96,8 +103,12 @@ class Label:
 
 def _grid_lines(half: int = 10) -> tuple[np.ndarray, np.ndarray]:
     k = np.arange(-half, half + 1, dtype=np.float64)
-    a = np.concatenate([np.stack([k, 0 * k, -half + 0 * k], -1), np.stack([-half + 0 * k, 0 * k, k], -1)])
-    b = np.concatenate([np.stack([k, 0 * k, half + 0 * k], -1), np.stack([half + 0 * k, 0 * k, k], -1)])
+    a = np.concatenate(
+        [np.stack([k, 0 * k, -half + 0 * k], -1), np.stack([-half + 0 * k, 0 * k, k], -1)]
+    )
+    b = np.concatenate(
+        [np.stack([k, 0 * k, half + 0 * k], -1), np.stack([half + 0 * k, 0 * k, k], -1)]
+    )
     return a, b
 
 
@@ -157,7 +168,7 @@ class SceneView:
         self.thick.rows[-1][:, 3:6] = np.repeat(np.eye(3), 2, axis=0)  # x red, y green, z blue
         self.thick.add(state.start, state.end, colors.SEGMENT)
         self._add_rays(state)
-        ctx.depth_mask = True
+        _depth_writes(ctx, True)
         self.lines.draw(vp, size, width=1.0)
         self.thick.draw(vp, size, width=4.0)
 
@@ -165,7 +176,7 @@ class SceneView:
         # dense scenes draw their boxes opaque, see DENSE_BOXES; crowded ones draw the hits
         # again on top, see CROWDED_BOXES)
         self._draw_boxes(state, camera, vp, size)
-        ctx.depth_mask = False
+        _depth_writes(ctx, False)
         if len(state.scene.triangles):
             self.triangles.add(state.scene.triangles, colors.TRIANGLE)
             self.triangles.draw(vp, size, light_dir=LIGHT_DIR)
@@ -175,7 +186,7 @@ class SceneView:
             for quad, rgba in self.lesson.faces:
                 self.lesson_faces.add(quad[[0, 1, 2, 0, 2, 3]], rgba, alpha=rgba[3])
             self.lesson_faces.draw(vp, size, light_dir=LIGHT_DIR)
-        ctx.depth_mask = True
+        _depth_writes(ctx, True)
 
         # outlines: boxes the segment touches, triangle overlaps, hover, selection
         outline = self.overlay
@@ -268,17 +279,19 @@ class SceneView:
         self.ctx.disable(moderngl.DEPTH_TEST)
         # colour blends as usual onto transparent black, so the layer holds premultiplied
         # colour; alpha accumulates coverage
-        self.ctx.blend_func = (moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA,
+        # (colour and alpha factors apart: moderngl takes 4, its stub says 2)
+        self.ctx.blend_func = (moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA,  # type: ignore[assignment]
                                moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
 
     def _end_layer(self, size) -> None:
         """Composite the layer over the frame and go back to drawing into it."""
+        assert self._frame_fbo is not None and self._layer is not None, "no _begin_layer"
         ctx = self.ctx
         self._frame_fbo.use()
         ctx.viewport = (0, 0, *size)
         ctx.blend_func = moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA  # premultiplied over
-        self._layer.color_attachments[0].use(location=0)
-        self.layer_program["layer"].value = 0
+        cast(moderngl.Texture, self._layer.color_attachments[0]).use(location=0)
+        uniform(self.layer_program, "layer").value = 0
         self.layer_vao.render(moderngl.TRIANGLES, vertices=3)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         ctx.enable(moderngl.DEPTH_TEST)
@@ -302,7 +315,7 @@ class SceneView:
                 none_rgb = rgb
                 face = (FACE_ALPHA * fade, FACE_ALPHA, FACE_ALPHA)
                 edge = (fade, 1.0, 1.0)
-            ctx.depth_mask = dense
+            _depth_writes(ctx, dense)
             # crowded: the faces that look at the eye only (translucent and faded, the back
             # faces add little to the picture and half the cost), at reduced resolution
             layer = crowded and not dense
@@ -321,7 +334,7 @@ class SceneView:
                 # INCLUDE boxes (around the segment, large) first, INTERSECT ones over them
                 hit = hit[np.argsort(-state.classes[hit], kind="stable")]
                 self.hits.replace(state.boxes.subset(hit), state.classes[hit])
-            ctx.depth_mask = False
+            _depth_writes(ctx, False)
             on_top = state.show_none  # over the NONE boxes; alone, drawn like any box
             if on_top:
                 ctx.disable(moderngl.DEPTH_TEST)
@@ -330,7 +343,7 @@ class SceneView:
 
     def _add_rays(self, state: DemoState) -> None:
         origins, dirs = state.scene.ray_origins, state.scene.ray_directions
-        for r, (o, d) in enumerate(zip(origins, dirs)):
+        for r, (o, d) in enumerate(zip(origins, dirs, strict=True)):
             if state.rays.box[r] >= 0:
                 hit = o + state.rays.t[r] * d
                 self.thick.add(o, hit, colors.RAY_HIT)
@@ -346,6 +359,7 @@ class SceneView:
         so far (axes sharing a t share them). Markers of points outside the viewport sit on its
         edge with an arrow towards the point."""
         ex = lesson.slabs
+        assert ex is not None, "explain labels belong to the slab lesson"
         start, end = state.start, state.end
         t0, t1 = ex.interval_after(lesson.used)
         hit = lesson.verdict and t0 <= t1 and bool(np.isfinite([t0, t1]).all())

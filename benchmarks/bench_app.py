@@ -62,7 +62,7 @@ def machine_line(ctx) -> str:
     model, usable = cpu_model_and_cores()
     import moderngl
     import moderngl_window
-    load = ", load avg %.1f" % os.getloadavg()[0] if hasattr(os, "getloadavg") else ""
+    load = f", load avg {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
     lp = os.environ.get("LP_NUM_THREADS")
     return (f"machine: {model}, {os.cpu_count()} cores ({usable} usable){load}; "
             f"GL_RENDERER {ctx.info['GL_RENDERER']}; GL_VERSION {ctx.info['GL_VERSION']}"
@@ -188,21 +188,27 @@ def bench_n(n: int, rounds: int, size: tuple[int, int], tally: dict) -> dict:
     }
 
 
-HEADER = ("| N | frames | static ms | moving ms | frozen ms | moving / frozen | (frozen + classify + update) / frozen | classify ms "
-          "| colour update ms | classify + update ms | % of moving frame | recoloured boxes / frame "
-          "| colour bytes written / frame | static-frame writes |\n"
-          "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+HEADER = (
+    "| N | frames | static ms | moving ms | frozen ms | moving / frozen "
+    "| (frozen + classify + update) / frozen | classify ms "
+    "| colour update ms | classify + update ms | % of moving frame | recoloured boxes / frame "
+    "| colour bytes written / frame | static-frame writes |\n"
+    "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+)
 
 
 def row(r: dict) -> str:
     def f(x: float) -> str:
         return f"{x:.3g}" if x < 100 else f"{x:.0f}"
 
-    return (f"| {r['n']:.0e}".replace("e+0", "e") + f" | {r['rounds']} | {f(r['static'])} "
-            f"| {f(r['moving'])} | {f(r['frozen'])} | {r['ratio']:.2f} | {r['est_ratio']:.3f} | {f(r['classify'])} "
-            f"| {f(r['update'])} | {f(r['cls_upd'])} | {r['share']:.1f} % | {r['recoloured']:.0f} "
-            f"| {r['moving_kib']:.1f} KiB of {r['colour_kib']:.1f} KiB in {r['moving_writes']:.0f} "
-            f"write(s) | {r['static_writes']} ({r['static_bytes']} B) |")
+    return (
+        f"| {r['n']:.0e}".replace("e+0", "e") + f" | {r['rounds']} | {f(r['static'])} "
+        f"| {f(r['moving'])} | {f(r['frozen'])} | {r['ratio']:.2f} | {r['est_ratio']:.3f} "
+        f"| {f(r['classify'])} "
+        f"| {f(r['update'])} | {f(r['cls_upd'])} | {r['share']:.1f} % | {r['recoloured']:.0f} "
+        f"| {r['moving_kib']:.1f} KiB of {r['colour_kib']:.1f} KiB in {r['moving_writes']:.0f} "
+        f"write(s) | {r['static_writes']} ({r['static_bytes']} B) |"
+    )
 
 
 WINDOW_SETTINGS = (("default", None), ("--samples 0", 0), ("--samples 4", 4))

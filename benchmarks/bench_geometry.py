@@ -32,8 +32,9 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, NamedTuple, Sequence, TextIO
+from typing import NamedTuple, TextIO
 
 import numpy as np
 import pyrr
@@ -302,7 +303,9 @@ def default_repeat(n: int) -> int:
 def describe_classes(classes: np.ndarray) -> str:
     """Class counts, e.g. ``NONE 7021 / INTERSECT 1988 / INCLUDE 991``."""
     counts = np.bincount(classes.astype(np.intp), minlength=3)
-    return " / ".join(f"{name} {c}" for name, c in zip(("NONE", "INTERSECT", "INCLUDE"), counts))
+    return " / ".join(
+        f"{name} {c}" for name, c in zip(("NONE", "INTERSECT", "INCLUDE"), counts, strict=True)
+    )
 
 
 def describe_ray(found: tuple[object, int]) -> str:
@@ -356,16 +359,27 @@ HEADER = ("| function | dtype | N | median ms | boxes/s | x floor | x pyrr | pea
 def format_ms(seconds: float) -> str:
     """Milliseconds with about three significant digits."""
     ms = seconds * 1e3
-    return f"{ms:.0f}" if ms >= 100 else f"{ms:.1f}" if ms >= 10 else f"{ms:.2f}" if ms >= 1 else f"{ms:.3f}"
+    return (
+        f"{ms:.0f}"
+        if ms >= 100
+        else f"{ms:.1f}"
+        if ms >= 10
+        else f"{ms:.2f}"
+        if ms >= 1
+        else f"{ms:.3f}"
+    )
 
 
 def format_row(row: Row) -> str:
     """One Markdown table line."""
     pyrr_ratio = ("n/a" if row.pyrr_seconds_per_box is None
                   else f"{row.pyrr_seconds_per_box * row.n / row.seconds:,.0f}")
-    return (f"| {row.name} | {row.dtype} | {row.n:.0e} | {format_ms(row.seconds)} "
-            f"| {row.n / row.seconds / 1e6:,.1f} M | {row.seconds / row.floor_seconds:.2f} "
-            f"| {pyrr_ratio} | {row.peak_bytes / MIB:.1f} | {row.output_bytes / MIB:.1f} | {row.result} |").replace("e+0", "e")
+    return (
+        f"| {row.name} | {row.dtype} | {row.n:.0e} | {format_ms(row.seconds)} "
+        f"| {row.n / row.seconds / 1e6:,.1f} M | {row.seconds / row.floor_seconds:.2f} "
+        f"| {pyrr_ratio} | {row.peak_bytes / MIB:.1f} | {row.output_bytes / MIB:.1f} "
+        f"| {row.result} |"
+    ).replace("e+0", "e")
 
 
 def cpu_model_and_cores() -> tuple[str, int]:
@@ -373,7 +387,9 @@ def cpu_model_and_cores() -> tuple[str, int]:
     model = "unknown CPU"
     try:
         with open("/proc/cpuinfo") as f:
-            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+            model = next(
+                line.split(":", 1)[1].strip() for line in f if line.startswith("model name")
+            )
     except (OSError, StopIteration):
         model = platform.processor() or model
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -404,7 +420,7 @@ def time_pyrr(scene: Scene, n: int, repeat: int) -> tuple[dict[str, float], list
     for case in CASES:
         if case.pyrr_loop is None:
             continue
-        seconds = median_seconds(lambda: case.pyrr_loop(head, boxes), repeat)
+        seconds = median_seconds(lambda case=case: case.pyrr_loop(head, boxes), repeat)
         per_box[case.name] = seconds / n
         checks.append(f"{case.name}: pyrr loop {seconds / n * 1e6:.1f} us per box "
                       f"({n / seconds:,.0f} boxes/s)")
@@ -427,20 +443,20 @@ def measure_interleaved(cases: Sequence[Case], scene: Scene, dtype: str, repeat:
     """
     memory = []
     for case in cases:
-        peak, result = peak_extra_bytes(lambda: case.call(scene))
+        peak, result = peak_extra_bytes(lambda case=case: case.call(scene))
         memory.append((peak, output_bytes(result), case.describe(result)))
         del result
         case.call(scene)
     times: list[list[float]] = [[] for _ in cases]
     for _ in range(repeat):
-        for case, runs in zip(cases, times):
+        for case, runs in zip(cases, times, strict=True):
             t0 = time.perf_counter()
             case.call(scene)
             runs.append(time.perf_counter() - t0)
     medians = [statistics.median(runs) for runs in times]
     n = len(scene.box_min)
     return [Row(case.name, dtype, n, seconds, medians[0], pyrr_per_box.get(case.name), *mem)
-            for case, seconds, mem in zip(cases, medians, memory)]
+            for case, seconds, mem in zip(cases, medians, memory, strict=True)]
 
 
 def run(sizes: Sequence[int], dtypes: Sequence[str], repeat: int | None, pyrr_n: int,
@@ -527,7 +543,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.sizes = list(QUICK_SIZES)
     unknown = set(args.dtypes) - set(DTYPES)
     if unknown:
-        parser.error(f"--dtypes: expected some of {', '.join(DTYPES)}, got {', '.join(sorted(unknown))}")
+        parser.error(
+            f"--dtypes: expected some of {', '.join(DTYPES)}, got {', '.join(sorted(unknown))}"
+        )
     return args
 
 

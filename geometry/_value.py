@@ -39,11 +39,15 @@ class Value:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return all(np.array_equal(a, b) for a, b in zip(self._values(), other._values()))
+        return all(
+            np.array_equal(a, b) for a, b in zip(self._values(), other._values(), strict=True)
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__,) + tuple(v.tobytes() for v in self._values()))
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{f}={v.tolist()}" for f, v in zip(self._fields, self._values()))
+        args = ", ".join(
+            f"{f}={v.tolist()}" for f, v in zip(self._fields, self._values(), strict=True)
+        )
         return f"{type(self).__name__}({args})"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Union
-
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -24,6 +22,8 @@ class AABB(Value):
 
     __slots__ = ("_min", "_max")
     _fields = ("min", "max")
+    _min: np.ndarray
+    _max: np.ndarray
 
     def __init__(self, min: ArrayLike, max: ArrayLike) -> None:  # noqa: A002 - the issue's names
         lo, hi = as_points("min", min), as_points("max", max)
@@ -35,12 +35,12 @@ class AABB(Value):
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def empty(cls) -> "AABB":
+    def empty(cls) -> AABB:
         """The empty box, min = +inf and max = -inf: the identity for growing by points/boxes."""
         return cls(np.full(3, np.inf), np.full(3, -np.inf))
 
     @classmethod
-    def from_points(cls, points: ArrayLike) -> "AABB":
+    def from_points(cls, points: ArrayLike) -> AABB:
         """The tightest box around ``points`` ((3,) or (N, 3)); the empty box for N = 0."""
         return cls.empty().add_points(points)
 
@@ -83,7 +83,7 @@ class AABB(Value):
         if not np.isfinite(size).all():
             raise ValueError(f"size of {self!r} exceeds float64 on some axis; half_size and "
                              "center are finite")
-        return size
+        return np.asarray(size)
 
     @property
     def half_size(self) -> np.ndarray:
@@ -110,7 +110,7 @@ class AABB(Value):
         return np.where(bits, self._max, self._min)
 
     # -- queries ------------------------------------------------------------------------------
-    def contains(self, point: ArrayLike) -> Union[bool, np.ndarray]:
+    def contains(self, point: ArrayLike) -> bool | np.ndarray:
         """True for each point in the closed box (on the boundary counts); never for an empty box.
 
         ``point`` is (3,) -> bool, or (N, 3) -> (N,) bool.
@@ -127,9 +127,10 @@ class AABB(Value):
         """
         p = as_finite_points("point", point)
         self._require_nonempty("closest_point")
-        return np.clip(p, self._min, self._max)
+        closest: np.ndarray = np.clip(p, self._min, self._max)
+        return closest
 
-    def add_points(self, points: ArrayLike) -> "AABB":
+    def add_points(self, points: ArrayLike) -> AABB:
         """A new box that also contains ``points`` ((3,) or (N, 3); N may be 0)."""
         p = as_finite_points("points", points).reshape(-1, 3)
         if len(p) == 0:
@@ -138,7 +139,7 @@ class AABB(Value):
             return AABB(p.min(axis=0), p.max(axis=0))
         return AABB(np.minimum(self._min, p.min(axis=0)), np.maximum(self._max, p.max(axis=0)))
 
-    def add_box(self, other: "AABB") -> "AABB":
+    def add_box(self, other: AABB) -> AABB:
         """A new box that also contains ``other`` (adding an empty box changes nothing)."""
         if not isinstance(other, AABB):
             raise ValueError(f"other must be an AABB, got {type(other).__name__}")
@@ -148,7 +149,7 @@ class AABB(Value):
             return other
         return AABB(np.minimum(self._min, other._min), np.maximum(self._max, other._max))
 
-    def transformed(self, matrix: ArrayLike) -> "AABB":
+    def transformed(self, matrix: ArrayLike) -> AABB:
         """The tightest AABB of this box under an affine 4x4 ``matrix`` (pyrr convention).
 
         Arvo's method (Graphics Gems, 1990): each output axis j takes, from each input axis i,

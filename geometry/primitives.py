@@ -7,8 +7,6 @@ and asks its query of a box, ``segment.classify(box)``, ``ray.intersect(box)``,
 
 from __future__ import annotations
 
-from typing import Union
-
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -28,6 +26,8 @@ class Segment(Value):
     """The segment ``{start + t (end - start) : 0 <= t <= 1}``; ``start == end`` is a point."""
 
     __slots__ = ("_start", "_end")
+    _start: np.ndarray
+    _end: np.ndarray
     _fields = ("start", "end")
 
     def __init__(self, start: ArrayLike, end: ArrayLike) -> None:
@@ -41,11 +41,11 @@ class Segment(Value):
     def end(self) -> np.ndarray:
         return self._end
 
-    def reversed(self) -> "Segment":
+    def reversed(self) -> Segment:
         """The same point set walked the other way (its class against any box is the same)."""
         return Segment(self._end, self._start)
 
-    def classify(self, box: Union[AABB, OBB]) -> Union[IntersectionType, np.ndarray]:
+    def classify(self, box: AABB | OBB) -> IntersectionType | np.ndarray:
         """NONE, INTERSECT or INCLUDE against an :class:`AABB` or :class:`OBB`."""
         if isinstance(box, AABB):
             return classify_segment_aabb(self._start, self._end, box.min, box.max)
@@ -61,10 +61,18 @@ class Ray(Value):
     """
 
     __slots__ = ("_origin", "_direction", "_t_min", "_t_max")
+    _origin: np.ndarray
+    _direction: np.ndarray
+    _t_min: np.ndarray
+    _t_max: np.ndarray
     _fields = ("origin", "direction", "t_min", "t_max")
 
     def __init__(
-        self, origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike = 0.0, t_max: ArrayLike = np.inf
+        self,
+        origin: ArrayLike,
+        direction: ArrayLike,
+        t_min: ArrayLike = 0.0,
+        t_max: ArrayLike = np.inf,
     ) -> None:
         direction = as_finite_points("direction", direction)
         check_nonzero_direction("direction", direction)
@@ -84,25 +92,34 @@ class Ray(Value):
         return self._direction
 
     @property
-    def t_min(self) -> Union[float, np.ndarray]:
+    def t_min(self) -> float | np.ndarray:
         return float(self._t_min) if self._t_min.ndim == 0 else self._t_min
 
     @property
-    def t_max(self) -> Union[float, np.ndarray]:
+    def t_max(self) -> float | np.ndarray:
         return float(self._t_max) if self._t_max.ndim == 0 else self._t_max
 
     def at(self, t: ArrayLike) -> np.ndarray:
         """The point ``origin + t direction`` ((3,) for a scalar t, (N, 3) for (N,) t)."""
         t = np.asarray(t, dtype=np.float64)
-        return self._origin + t[..., None] * self._direction
+        point: np.ndarray = self._origin + t[..., None] * self._direction
+        return point
 
-    def intersect(self, box: Union[AABB, OBB]) -> RayHit:
+    def intersect(self, box: AABB | OBB) -> RayHit:
         """``(hit, t_enter, t_exit)`` against an :class:`AABB` or :class:`OBB`."""
         if isinstance(box, AABB):
-            return intersect_ray_aabb(self._origin, self._direction, box.min, box.max, self._t_min, self._t_max)
+            return intersect_ray_aabb(
+                self._origin, self._direction, box.min, box.max, self._t_min, self._t_max
+            )
         if isinstance(box, OBB):
             return intersect_ray_obb(
-                self._origin, self._direction, box.center, box.axes, box.half_size, self._t_min, self._t_max
+                self._origin,
+                self._direction,
+                box.center,
+                box.axes,
+                box.half_size,
+                self._t_min,
+                self._t_max,
             )
         raise ValueError(f"box must be an AABB or an OBB, got {type(box).__name__}")
 
@@ -111,10 +128,17 @@ class Triangle(Value):
     """The closed triangle with vertices ``v0, v1, v2``; degenerate ones are segments or points."""
 
     __slots__ = ("_v0", "_v1", "_v2")
+    _v0: np.ndarray
+    _v1: np.ndarray
+    _v2: np.ndarray
     _fields = ("v0", "v1", "v2")
 
     def __init__(self, v0: ArrayLike, v1: ArrayLike, v2: ArrayLike) -> None:
-        self._freeze(v0=as_finite_points("v0", v0), v1=as_finite_points("v1", v1), v2=as_finite_points("v2", v2))
+        self._freeze(
+            v0=as_finite_points("v0", v0),
+            v1=as_finite_points("v1", v1),
+            v2=as_finite_points("v2", v2),
+        )
 
     @property
     def v0(self) -> np.ndarray:
@@ -128,7 +152,7 @@ class Triangle(Value):
     def v2(self) -> np.ndarray:
         return self._v2
 
-    def overlaps(self, box: Union[AABB, OBB]) -> Union[bool, np.ndarray]:
+    def overlaps(self, box: AABB | OBB) -> bool | np.ndarray:
         """Whether the triangle shares a point with an :class:`AABB` or :class:`OBB`."""
         if isinstance(box, AABB):
             return triangle_overlaps_aabb(self._v0, self._v1, self._v2, box.min, box.max)

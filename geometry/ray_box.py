@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from ._engine import BOOL, BOX_MAX, BOX_MIN, DIRECTION, POINT, T, T_MAX, T_MIN, Query
+from ._engine import BOOL, BOX_MAX, BOX_MIN, DIRECTION, POINT, T_MAX, T_MIN, Query, T
 from ._exact import scaled
 from ._tolerances import RECIPROCAL_MAX, SLAB_ABSOLUTE, SLAB_RELATIVE
 from .results import RayHit

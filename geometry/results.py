@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 import numpy as np
 
@@ -33,6 +33,6 @@ class RayHit(NamedTuple):
     ray and one box, (N,) arrays otherwise.
     """
 
-    hit: Union[bool, np.ndarray]
-    t_enter: Union[float, np.ndarray]
-    t_exit: Union[float, np.ndarray]
+    hit: bool | np.ndarray
+    t_enter: float | np.ndarray
+    t_exit: float | np.ndarray

@@ -12,36 +12,16 @@ Profiles (pick one with HYPOTHESIS_PROFILE=<name>; CI=<anything> selects "ci"):
 
 The strategies build inputs with *exact* degeneracies from integers: endpoints on faces, edges
 and corners, segments in face planes or through edges and corners, direction components of
-+0.0 and -0.0. Test modules import them as ``from conftest_strategies import ...`` (see the end
-of this file for why not ``from conftest import ...``).
++0.0 and -0.0. They live in ``tests/strategies.py``; test modules import them from there.
 """
 
 from __future__ import annotations
 
-import math
 import os
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
-
-# --- imports -------------------------------------------------------------------------------
-# pytest puts this folder (tests/) first on sys.path because it holds a conftest.py but no
-# __init__.py. Then ``import geometry`` would find tests/geometry/ -- a folder without
-# __init__.py, hence a namespace package -- before the editable install's finder (which comes
-# after the path finder on sys.meta_path), unless the repository root precedes tests/ on
-# sys.path (as it does under ``python -m pytest`` run from the root). Put it there explicitly so
-# that plain ``pytest`` from any directory imports the real library.
-ROOT = Path(__file__).resolve().parents[1]
-if sys.path[:1] != [str(ROOT)]:
-    sys.path.insert(0, str(ROOT))
-# The exact (Fraction) reference, for app tests too (pytest adds tests/geometry/ only when it
-# collects a test there).
-if str(ROOT / "tests" / "geometry") not in sys.path:
-    sys.path.append(str(ROOT / "tests" / "geometry"))
 
 # --- hypothesis profiles -------------------------------------------------------------------
 _COMMON = dict(
@@ -60,7 +40,9 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+)
 
 
 @pytest.fixture(autouse=True)
@@ -81,181 +63,6 @@ def each_backend(request):
     geometry.set_jit(request.param == "jit")
     yield request.param
     geometry.set_jit(before)
-
-
-# --- strategies ----------------------------------------------------------------------------
-#: Generic coordinates: magnitudes in [1e-3, 1e3] with arbitrary mantissas, and +-0.0 (smaller
-#: magnitudes snap to a zero of the same sign). The band keeps every product and quotient a
-#: correct kernel forms far from overflow and underflow, so np.errstate(all="raise") tests the
-#: library, not our input ranges.
-generic_coords = st.floats(
-    min_value=-1e3, max_value=1e3, allow_nan=False, allow_infinity=False, allow_subnormal=False
-).map(lambda x: x if abs(x) >= 1e-3 else math.copysign(0.0, x))
-
-#: Small integers as floats: every sum, difference and small product is exact.
-small_int_coords = st.integers(min_value=-6, max_value=6).map(float)
-
-#: Dyadic coordinates (quarters): exact like the integers, but not integral.
-dyadic_coords = st.integers(min_value=-24, max_value=24).map(lambda k: k / 4.0)
-
-
-def points(coords=generic_coords):
-    """Strategy for one point, a float64 (3,) array with coordinates from `coords`."""
-    return st.tuples(coords, coords, coords).map(lambda xyz: np.array(xyz, dtype=np.float64))
-
-
-@st.composite
-def boxes(draw, coords=small_int_coords, *, flat=True, empty=False):
-    """Strategy for ``(box_min, box_max)``: proper boxes, plus flat (min == max on some axes)
-    and, with ``empty=True``, empty ones (min > max on some axis, or ``AABB.empty()``'s +-inf).
-    """
-    a, b = draw(points(coords)), draw(points(coords))
-    lo, hi = np.minimum(a, b), np.maximum(a, b)
-    kinds = ["proper"] + ["flat"] * flat + ["empty", "empty_inf"] * empty
-    kind = draw(st.sampled_from(kinds))
-    if kind == "flat":
-        axes = draw(st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True))
-        hi[axes] = lo[axes]
-    elif kind == "empty":
-        axis = draw(st.integers(0, 2))
-        lo[axis], hi[axis] = hi[axis] + 1.0, lo[axis]
-    elif kind == "empty_inf":
-        lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
-    return lo, hi
-
-
-def proper_boxes(coords=small_int_coords):
-    """Strategy for boxes with ``box_min < box_max`` on every axis (they have an interior)."""
-    return boxes(coords, flat=False).filter(lambda box: bool(np.all(box[0] < box[1])))
-
-
-@st.composite
-def points_on_boundary(draw, box, *, kind=None):
-    """Strategy for a point exactly on the boundary of integer box `box`.
-
-    ``kind`` picks how many coordinates sit on a bound: "face" (1), "edge" (2), "corner" (3);
-    None draws one. The remaining coordinates are integers in [min, max].
-    """
-    lo, hi = box
-    n_bound = {"face": 1, "edge": 2, "corner": 3, None: draw(st.integers(1, 3))}[kind]
-    on_bound = draw(st.permutations([0, 1, 2]))[:n_bound]
-    p = np.empty(3)
-    for i in range(3):
-        if i in on_bound:
-            p[i] = draw(st.sampled_from([lo[i], hi[i]]))
-        else:
-            p[i] = float(draw(st.integers(int(lo[i]), int(hi[i]))))
-    return p
-
-
-def int_directions(bound=3):
-    """Strategy for nonzero integer direction vectors (float64), components in [-bound, bound]."""
-    return (
-        st.tuples(*[st.integers(-bound, bound)] * 3)
-        .filter(lambda d: any(d))
-        .map(lambda d: np.array(d, dtype=np.float64))
-    )
-
-
-@st.composite
-def segments_touching(draw, box):
-    """Strategy for ``(start, end)`` with one endpoint exactly on the boundary of `box`
-    (face, edge or corner) and the other an arbitrary small-integer point."""
-    on = draw(points_on_boundary(box))
-    other = draw(points(st.integers(-8, 8).map(float)))
-    return (on, other) if draw(st.booleans()) else (other, on)
-
-
-@st.composite
-def segments_in_face_plane(draw, box):
-    """Strategy for ``(start, end)`` lying in the plane of one face of `box` (both endpoints share
-    that face's coordinate exactly); the segment may miss, touch or cross the face."""
-    lo, hi = box
-    axis = draw(st.integers(0, 2))
-    plane = draw(st.sampled_from([lo[axis], hi[axis]]))
-    start, end = draw(points(st.integers(-8, 8).map(float))), draw(points(st.integers(-8, 8).map(float)))
-    start[axis] = end[axis] = plane
-    return start, end
-
-
-@st.composite
-def segments_through_edge_or_corner(draw, box):
-    """Strategy for ``(start, end)`` on a line through a point of an edge or a corner of `box`:
-    ``p - a d`` to ``p + b d`` for an integer direction d and integers a, b >= 0 (exact)."""
-    p = draw(points_on_boundary(box, kind=draw(st.sampled_from(["edge", "corner"]))))
-    d = draw(int_directions())
-    a, b = draw(st.integers(0, 3)), draw(st.integers(0, 3))
-    return p - a * d, p + b * d
-
-
-@st.composite
-def signed_zero_directions(draw):
-    """Strategy for nonzero directions whose other components are +0.0 or -0.0 (at least one)."""
-    d = draw(st.tuples(*[st.sampled_from([0.0, -0.0, 1.0, -1.0, 2.0, -3.0, 0.5])] * 3))
-    d = np.array(d)
-    if not np.any(d == 0):
-        d[draw(st.integers(0, 2))] = draw(st.sampled_from([0.0, -0.0]))
-    if np.all(d == 0):
-        d[draw(st.integers(0, 2))] = draw(st.sampled_from([1.0, -2.0]))
-    return d
-
-
-@st.composite
-def origins_on_slab_plane(draw, box):
-    """Strategy for a ray origin with at least one coordinate exactly on a slab plane of `box`
-    (the others small integers, in or out of the slab)."""
-    lo, hi = box
-    o = draw(points(st.integers(-8, 8).map(float)))
-    for i in draw(st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True)):
-        o[i] = draw(st.sampled_from([lo[i], hi[i]]))
-    return o
-
-
-def signed_permutation_matrices():
-    """Strategy for 3x3 signed permutation matrices: the rotations/reflections that are exact
-    in floats (the only orthonormal matrices with dyadic entries)."""
-    return st.tuples(st.permutations([0, 1, 2]), st.tuples(*[st.sampled_from([1.0, -1.0])] * 3)).map(
-        lambda ps: np.eye(3)[list(ps[0])] * np.array(ps[1])[:, None]
-    )
-
-
-def rotations():
-    """Strategy for proper rotation matrices (3x3, float64) from Euler angles via pyrr."""
-    import pyrr
-
-    # angles below 1e-6 snap to 0: pyrr's products of tiny sines would underflow (an error here)
-    angle = st.floats(min_value=-np.pi, max_value=np.pi, allow_nan=False).map(
-        lambda a: a if abs(a) >= 1e-6 else 0.0
-    )
-    return st.tuples(angle, angle, angle).map(
-        lambda e: np.asarray(pyrr.matrix33.create_from_eulers(np.array(e)), dtype=np.float64)
-    )
-
-
-def boxes_across_chunks(dtype, extra) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """``(box_min, box_max, sample)`` for one line against a batch that crosses chunk seams:
-    ``chunk + extra`` boxes (or, with ``extra = "2 chunks + 1"``, that many) with small-integer
-    corners; ``sample`` holds the rows on
-    both sides of every seam, the ends and 100 random rows."""
-    chunk = 32768 if dtype == np.float64 else 65536  # seams of a chunked batch, kept as data
-    n = 2 * chunk + 1 if extra == "2 chunks + 1" else chunk + extra
-    rng = np.random.default_rng(n)
-    a, b = rng.integers(-3, 4, (2, n, 3)).astype(dtype)
-    seams = {k * chunk + d for k in range(n // chunk + 1) for d in (-2, -1, 0, 1)}
-    picked = seams | {0, n - 1} | set(rng.integers(0, n, 100).tolist())
-    return np.minimum(a, b), np.maximum(a, b), sorted(i for i in picked if 0 <= i < n)
-
-
-def batches(case, *, max_size=10):
-    """Strategy for a list of 1..max_size cases, to be stacked into one batched call."""
-    return st.lists(case, min_size=1, max_size=max_size)
-
-
-# pytest imports every conftest.py that is not inside a package under the one module name
-# "conftest", replacing the previous one in sys.modules, so ``from conftest import ...`` in a
-# test module would get whichever conftest.py was imported last (tests/app/ may have its own).
-# Register this module under a unique name instead.
-sys.modules["conftest_strategies"] = sys.modules[__name__]
 
 
 def pytest_addoption(parser):

@@ -3,17 +3,11 @@
 No timing is asserted; the real run is ``./benchmarks/run_queries.sh`` (see its docstring).
 """
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `benchmarks` lives in the checkout, it is not installed
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks import bench_queries  # noqa: E402
+from benchmarks import bench_queries  # the checkout's (pytest's pythonpath)
 
 QUERIES = {
     "aabb": ("classify_segment_aabb", "intersect_ray_aabb + argmin", "triangle_overlaps_aabb"),

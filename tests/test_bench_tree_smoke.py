@@ -4,17 +4,11 @@ No timing is asserted; the real runs are ``python -m benchmarks.bench_tree`` / `
 """
 
 import glob
-import sys
 import tempfile
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `benchmarks` lives in the checkout, it is not installed
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks import bench_dask, bench_tree  # noqa: E402
+from benchmarks import bench_dask, bench_tree  # the checkout's (pytest's pythonpath)
 
 
 def test_bench_tree_prints_a_boxtree_row(capsys: pytest.CaptureFixture[str]) -> None:

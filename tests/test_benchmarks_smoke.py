@@ -3,16 +3,9 @@
 No timing is asserted; the real run is ``./benchmarks/run.sh`` (see the README).
 """
 
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `benchmarks` lives in the checkout, it is not installed
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks import bench_geometry  # noqa: E402
+from benchmarks import bench_geometry  # from the checkout (pytest's pythonpath), not installed
 
 FUNCTIONS = ("classify_segment_aabb", "intersect_ray_aabb + nearest", "triangle_overlaps_aabb",
              "read-once floor", "baseline: whole-array numpy classify")

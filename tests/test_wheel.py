@@ -67,20 +67,25 @@ def test_core_wheel_needs_no_opengl(wheel, tmp_path):
         ["numba", "numpy"], f"the core install must need numpy and numba only, got {requires}"
     linked = [p for p in SITE.iterdir() if p.name.split("-")[0].lower() in CORE]
     python = _venv_with(tmp_path, wheel, linked)
-    code = ("import importlib.util, sys, geometry\n"
-            "assert geometry.classify_segment_aabb([-1, .5, .5], [2, .5, .5], [0] * 3, [1] * 3) == 1\n"
-            "assert not [m for m in sys.modules if m.startswith(('moderngl', 'pyglet', 'glm'))]\n"
-            "assert importlib.util.find_spec('moderngl') is None\n"
-            "print(geometry.__file__)")
+    code = (
+        "import importlib.util, sys, geometry\n"
+        "assert geometry.classify_segment_aabb([-1, .5, .5], [2, .5, .5], [0] * 3, [1] * 3) == 1\n"
+        "assert not [m for m in sys.modules if m.startswith(('moderngl', 'pyglet', 'glm'))]\n"
+        "assert importlib.util.find_spec('moderngl') is None\n"
+        "print(geometry.__file__)"
+    )
     run = subprocess.run([str(python), "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith(str(tmp_path / "venv")), run.stdout
 
 
 def test_app_wheel_renders_from_another_directory(wheel, tmp_path):
-    linked = [p for p in SITE.iterdir() if not p.name.startswith(("slablab", "_slablab",
-                                                                   "__editable__", "app", "geometry"))
-              and p.suffix != ".pth"]
+    linked = [
+        p
+        for p in SITE.iterdir()
+        if not p.name.startswith(("slablab", "_slablab", "__editable__", "app", "geometry"))
+        and p.suffix != ".pth"
+    ]
     python = _venv_with(tmp_path, wheel, linked)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

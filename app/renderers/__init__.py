@@ -3,9 +3,16 @@
 They know nothing of intersections; classes arrive as colours picked from ``app.colors``.
 """
 
-from typing import Callable
+from collections.abc import Callable
+from typing import cast
 
+import moderngl
 import numpy as np
+
+
+def uniform(program: moderngl.Program, name: str) -> moderngl.Uniform:
+    """``program[name]``, a uniform (moderngl types a lookup as any member of the program)."""
+    return cast(moderngl.Uniform, program[name])
 
 
 def matrix_bytes(m: np.ndarray) -> bytes:
@@ -26,7 +33,7 @@ def write_rows(buffer, rows_of: Callable[[int, int], np.ndarray], indices: np.nd
     else:
         starts = np.concatenate([[indices[0]], indices[breaks + 1]]).tolist()
         ends = (np.concatenate([indices[breaks], [indices[-1]]]) + 1).tolist()
-    for lo, hi in zip(starts, ends):
+    for lo, hi in zip(starts, ends, strict=True):
         rows = np.ascontiguousarray(rows_of(lo, hi), dtype="f4")
         buffer.write(rows.tobytes(), offset=lo * rows[0].nbytes)
     return len(starts)

@@ -11,7 +11,7 @@ import numpy as np
 from moderngl_window import geometry as mglw_geometry
 from moderngl_window.opengl.vao import VAO
 
-from app.renderers import matrix_bytes, write_rows
+from app.renderers import matrix_bytes, uniform, write_rows
 from app.scene import Boxes
 
 
@@ -32,7 +32,9 @@ def front_faces() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     [-1, 1]^3's faces +x, +y, +z: the shader mirrors them per instance onto the faces that look
     at the eye. Indexed, each vertex is transformed once (the vertex stage is what a software
     rasteriser spends most of a crowded frame on)."""
-    positions, normals, indices = [], [], []
+    positions: list[np.ndarray] = []
+    normals: list[np.ndarray] = []
+    indices: list[int] = []
     for axis in range(3):
         n = np.eye(3)[axis]
         u, v = np.eye(3)[(axis + 1) % 3], np.eye(3)[(axis + 2) % 3]
@@ -46,25 +48,26 @@ class BoxRenderer:
     def __init__(self, ctx: moderngl.Context, program: moderngl.Program):
         self.ctx = ctx
         self.program = program
-        self.vao = None
+        self.vao: VAO | None = None
+        self.front_vao: VAO | None = None
         self.count = 0
         self.uploads = 0  # buffer writes since creation (tests check that idle frames write 0)
 
     def reset(self, count: int) -> None:
         """New scene: fresh instance buffers for ``count`` boxes."""
-        if self.vao is not None:
+        if self.vao is not None and self.front_vao is not None:
             self.vao.release()  # with its buffers, the instance buffers included
             self.front_vao.release()
         self.count = self.capacity = count
-        self.vao = mglw_geometry.cube(size=(2.0, 2.0, 2.0), uvs=False, name="boxes")
-        self.front_vao = VAO("box-front-faces")
+        self.vao = cube = mglw_geometry.cube(size=(2.0, 2.0, 2.0), uvs=False, name="boxes")
+        self.front_vao = front = VAO("box-front-faces")
         positions, normals, indices = front_faces()
-        self.front_vao.buffer(positions, "3f", ["in_position"])
-        self.front_vao.buffer(normals, "3f", ["in_normal"])
-        self.front_vao.index_buffer(indices)
+        front.buffer(positions, "3f", ["in_position"])
+        front.buffer(normals, "3f", ["in_normal"])
+        front.index_buffer(indices)
         self.models = self.ctx.buffer(reserve=max(count, 1) * 64, dynamic=True)
         self.classes = self.ctx.buffer(reserve=max(count, 1) * 4, dynamic=True)
-        for vao in (self.vao, self.front_vao):
+        for vao in (cube, front):
             vao.buffer(self.models, "16f/i", ["in_model"])
             vao.buffer(self.classes, "1f/i", ["in_class"])
 
@@ -96,20 +99,21 @@ class BoxRenderer:
         far edges are lightened towards white, per class. ``front_only_from``: the eye
         position, to draw only the faces that can be seen from it (for opaque boxes;
         translucent ones need their back faces)."""
-        if self.count == 0 or self.vao is None:
+        if self.count == 0 or self.vao is None or self.front_vao is None:
             return
-        self.program["m_vp"].write(matrix_bytes(view_projection))
-        self.program["light_dir"].value = tuple(light_dir)
-        self.program["class_rgb"].write(np.ascontiguousarray(class_rgb, dtype="f4").tobytes())
-        self.program["face_alpha"].write(np.asarray(face_alpha, dtype="f4").tobytes())
-        self.program["edge_alpha"].write(np.asarray(edge_alpha, dtype="f4").tobytes())
-        self.program["edge_white"].write(np.asarray(edge_white, dtype="f4").tobytes())
-        self.program["front_only"].value = front_only_from is not None
+        program = self.program
+        uniform(program, "m_vp").write(matrix_bytes(view_projection))
+        uniform(program, "light_dir").value = tuple(light_dir)
+        uniform(program, "class_rgb").write(np.ascontiguousarray(class_rgb, dtype="f4").tobytes())
+        uniform(program, "face_alpha").write(np.asarray(face_alpha, dtype="f4").tobytes())
+        uniform(program, "edge_alpha").write(np.asarray(edge_alpha, dtype="f4").tobytes())
+        uniform(program, "edge_white").write(np.asarray(edge_white, dtype="f4").tobytes())
+        uniform(program, "front_only").value = front_only_from is not None
         if front_only_from is not None:
-            self.program["eye"].value = tuple(float(x) for x in front_only_from)
-            self.front_vao.render(self.program, instances=self.count)
+            uniform(program, "eye").value = tuple(float(x) for x in front_only_from)
+            self.front_vao.render(program, instances=self.count)
         else:
-            self.vao.render(self.program, instances=self.count)
+            self.vao.render(program, instances=self.count)
 
 
 CUBE_EDGES = np.array([(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7),

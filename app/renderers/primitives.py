@@ -5,10 +5,12 @@ Each frame the caller adds items, then ``draw`` uploads them in one buffer write
 
 from __future__ import annotations
 
+from typing import Any
+
 import moderngl
 import numpy as np
 
-from app.renderers import matrix_bytes
+from app.renderers import matrix_bytes, uniform
 
 
 def _rgba(color, alpha: float = 1.0):
@@ -43,10 +45,10 @@ class _Batch:
         n = self._upload()
         if n == 0:
             return
-        self.program["m_vp"].write(matrix_bytes(view_projection))
+        uniform(self.program, "m_vp").write(matrix_bytes(view_projection))
         for name, value in (("viewport", tuple(float(v) for v in viewport)), *uniforms.items()):
             if name in self.program:
-                self.program[name].value = value
+                uniform(self.program, name).value = value
         self.vao.render(self.mode, vertices=n)
 
 
@@ -65,8 +67,9 @@ class LineBatch(_Batch):
         rows[:, 1, :3], rows[:, 1, 3:] = b, cb
         self.rows.append(rows.reshape(-1, 7))
 
-    def draw(self, view_projection, viewport, width: float = 2.0) -> None:
-        super().draw(view_projection, viewport, width=float(width))
+    def draw(self, view_projection: np.ndarray, viewport: tuple[int, int],
+             width: float = 2.0, **uniforms: Any) -> None:
+        super().draw(view_projection, viewport, width=float(width), **uniforms)
 
 
 class PointBatch(_Batch):

@@ -11,6 +11,8 @@ import moderngl_window
 import numpy as np
 from PIL import Image
 
+from app.renderers import uniform
+
 _FONT_DIR = Path(moderngl_window.__file__).parent / "text" / "bitmapped" / "bitmapped"
 
 
@@ -70,6 +72,6 @@ class TextRenderer:
             self.inst_buf.orphan(data.nbytes * 2)
         self.inst_buf.write(data.tobytes())
         self.texture.use(location=0)
-        self.program["font"].value = 0
-        self.program["viewport"].value = tuple(float(v) for v in viewport)
+        uniform(self.program, "font").value = 0
+        uniform(self.program, "viewport").value = tuple(float(v) for v in viewport)
         self.vao.render(moderngl.TRIANGLE_STRIP, vertices=4, instances=len(data))

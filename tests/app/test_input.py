@@ -31,7 +31,7 @@ def drag(app, button, a, b, steps=5):
 
 def test_camera_matrices_match_glm_and_project_round_trip():
     cam = OrbitCamera(CameraSpec(target=(1, 2, 3), distance=8, yaw=40, pitch=30), 16 / 9)
-    cam.matrix  # moderngl-window updates .position when the matrix is read
+    _ = cam.matrix  # moderngl-window updates .position when the matrix is read
     np.testing.assert_allclose(cam.eye(), np.array(cam.position), atol=1e-5)
     # pyrr convention: [p, 1] @ V == glm's V @ p
     p = np.array([0.3, -1.0, 2.0, 1.0])

@@ -38,7 +38,9 @@ def test_panels_never_overlap_and_text_is_at_least_11_px(gl_app, size, scene, se
             fonts["explain"] = min(font for *_, font in app.view.lesson.texts)
         for name, r in panels.items():
             if not small:
-                assert fonts[name] >= MIN_FONT == 11.0, f"{size}: {name} text at {fonts[name]:.1f} px"
+                assert fonts[name] >= MIN_FONT == 11.0, (
+                    f"{size}: {name} text at {fonts[name]:.1f} px"
+                )
             assert r.x >= 0 and r.y >= 0 and r.bottom <= size[1], f"{size}: {name} {r} leaves"
             if size[0] >= 640:
                 assert r.right <= size[0], f"{size}: {name} is cut off at the right: {r}"

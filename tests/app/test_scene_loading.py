@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.scene import SCENES_DIR, SceneError, load_scene_file, preset_names, resolve_scene
+from app.scene import SceneError, load_scene_file, preset_names, resolve_scene
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,23 +58,52 @@ BAD = [
     ('{"camera": {}}', "missing key 'boxes'"),
     ('{"boxes": [], "colour": 1}', "colour: unknown key 'colour'"),
     ('{"boxes": [{"min": [0,0,0], "max": [1,1,1], "mx": 1}]}', "boxes[0].mx: unknown key"),
-    ('{"boxes": [{"min": [0,0,0], "max": [1,1,1]}, {"min": [0,0,0], "max": [1,1]}]}',
-     "boxes[1].max: expected 3 numbers [x, y, z], got 2"),
-    ('{"boxes": [{"min": [0,0,0], "max": [1,"2",1]}]}', 'boxes[0].max[1]: expected a number, got string "2"'),
-    ('{"boxes": [{"min": [0,0,0], "max": [1,true,1]}]}', "boxes[0].max[1]: expected a number, got boolean"),
+    (
+        '{"boxes": [{"min": [0,0,0], "max": [1,1,1]}, {"min": [0,0,0], "max": [1,1]}]}',
+        "boxes[1].max: expected 3 numbers [x, y, z], got 2",
+    ),
+    (
+        '{"boxes": [{"min": [0,0,0], "max": [1,"2",1]}]}',
+        'boxes[0].max[1]: expected a number, got string "2"',
+    ),
+    (
+        '{"boxes": [{"min": [0,0,0], "max": [1,true,1]}]}',
+        "boxes[0].max[1]: expected a number, got boolean",
+    ),
     ('{"boxes": [{"min": [0,2,0], "max": [1,1,1]}]}', "boxes[0].min: min > max on axis y (2 > 1)"),
-    ('{"boxes": [{"min": [0,NaN,0], "max": [1,1,1]}]}', "boxes[0].min[1]: expected a finite number, got nan"),
-    ('{"boxes": [{"min": [0,0,0], "max": [Infinity,1,1]}]}', "boxes[0].max[0]: expected a finite number"),
+    (
+        '{"boxes": [{"min": [0,NaN,0], "max": [1,1,1]}]}',
+        "boxes[0].min[1]: expected a finite number, got nan",
+    ),
+    (
+        '{"boxes": [{"min": [0,0,0], "max": [Infinity,1,1]}]}',
+        "boxes[0].max[0]: expected a finite number",
+    ),
     ('{"boxes": [{"center": [0,0,0]}]}', "boxes[0]: missing key 'half_size'"),
-    ('{"boxes": [{"center": [0,0,0], "half_size": [1,-1,1]}]}', "boxes[0].half_size: expected sizes >= 0"),
-    ('{"boxes": [{"center": [0,0,0], "half_size": [1,1,1], "rotation": [0,0]}]}', "boxes[0].rotation: expected 3 numbers"),
+    (
+        '{"boxes": [{"center": [0,0,0], "half_size": [1,-1,1]}]}',
+        "boxes[0].half_size: expected sizes >= 0",
+    ),
+    (
+        '{"boxes": [{"center": [0,0,0], "half_size": [1,1,1], "rotation": [0,0]}]}',
+        "boxes[0].rotation: expected 3 numbers",
+    ),
     ('{"boxes": {}}', "boxes: expected a list"),
     ('{"boxes": [], "segment": {"start": [0,0,0]}}', "segment: missing key 'end'"),
     ('{"boxes": [], "camera": {"fov": 0}}', "camera.fov: expected a number in [5, 150], got 0"),
     ('{"boxes": [], "camera": {"distance": -1}}', "camera.distance: expected a number in"),
-    ('{"boxes": [], "rays": [{"origin": [0,0,0], "direction": [0,0,0]}]}', "rays[0].direction: expected a non-zero direction"),
-    ('{"boxes": [], "triangles": [{"vertices": [[0,0,0],[1,0,0]]}]}', "triangles[0].vertices: expected 3 vertices, got 2"),
-    ('{"boxes": [], "triangles": [{"vertices": [[0,0,0],[1,0,0],[1,1]]}]}', "triangles[0].vertices[2]: expected 3 numbers"),
+    (
+        '{"boxes": [], "rays": [{"origin": [0,0,0], "direction": [0,0,0]}]}',
+        "rays[0].direction: expected a non-zero direction",
+    ),
+    (
+        '{"boxes": [], "triangles": [{"vertices": [[0,0,0],[1,0,0]]}]}',
+        "triangles[0].vertices: expected 3 vertices, got 2",
+    ),
+    (
+        '{"boxes": [], "triangles": [{"vertices": [[0,0,0],[1,0,0],[1,1]]}]}',
+        "triangles[0].vertices[2]: expected 3 numbers",
+    ),
 ]
 
 

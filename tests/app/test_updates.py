@@ -4,13 +4,13 @@ move can have changed, and always the same answer as recomputing everything."""
 import numpy as np
 import pytest
 
-import exact_reference as ref
 import geometry
 from app.presets import random_scene
 from app.renderers import write_rows
 from app.renderers.boxes import model_matrices
 from app.scene import Boxes, resolve_scene
 from app.state import DemoState, classify_boxes, first_hit, triangle_overlaps
+from tests.geometry import exact_reference as ref
 
 
 class FakeBuffer:
@@ -75,7 +75,9 @@ def test_rays_are_traced_again_only_when_boxes_move():
     hit_box = int(traced.box[traced.box >= 0][0])
     state.move_box(hit_box, [0.0, 50.0, 0.0])  # lift a hit box out of the way
     assert state.rays is not traced
-    for r, (o, d) in enumerate(zip(state.scene.ray_origins, state.scene.ray_directions)):
+    for r, (o, d) in enumerate(
+        zip(state.scene.ray_origins, state.scene.ray_directions, strict=True)
+    ):
         i, t = first_hit(o, d, state.boxes)
         assert state.rays.box[r] == (-1 if i is None else i) and state.rays.t[r] == t
 
@@ -89,7 +91,9 @@ def test_triangle_highlight_of_rotated_boxes_is_the_exact_answer():
     rng = np.random.default_rng(8)
     triangles = []
     for i in obb[:5]:
-        corner = boxes.center[i] + boxes.axes[i].T @ (rng.choice([-1.0, 1.0], 3) * boxes.half_size[i])
+        corner = boxes.center[i] + boxes.axes[i].T @ (
+            rng.choice([-1.0, 1.0], 3) * boxes.half_size[i]
+        )
         outward = boxes.axes[i].T @ np.sign(boxes.axes[i] @ (corner - boxes.center[i]))
         triangles.append([corner, corner + outward, corner + outward + rng.normal(size=3)])
     triangles = np.array(triangles)

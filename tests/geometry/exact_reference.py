@@ -23,8 +23,9 @@ may be +inf / -inf only in the empty-box form of ``AABB.empty()``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -64,11 +65,11 @@ def exact_vec(v: Vec) -> tuple[Fraction, Fraction, Fraction]:
 
 
 def _sub(a, b):
-    return tuple(x - y for x, y in zip(a, b))
+    return tuple(x - y for x, y in zip(a, b, strict=True))
 
 
 def _dot(a, b) -> Fraction:
-    return sum((x * y for x, y in zip(a, b)), Fraction(0))
+    return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
 
 
 def _cross(a, b):
@@ -81,7 +82,7 @@ def _cross(a, b):
 
 def box_is_empty(box_min: Vec, box_max: Vec) -> bool:
     """True iff ``box_min > box_max`` on some axis (the empty box, including AABB.empty())."""
-    return any(lo > hi for lo, hi in zip(box_min, box_max))
+    return any(lo > hi for lo, hi in zip(box_min, box_max, strict=True))
 
 
 def point_in_box(point: Vec, box_min: Vec, box_max: Vec, *, strict: bool = False) -> bool:
@@ -175,8 +176,8 @@ class ExactRayHit(NamedTuple):
     """Exact ray answer: ``t_enter`` / ``t_exit`` are Fractions, or float inf on a miss."""
 
     hit: bool
-    t_enter: "Fraction | float"
-    t_exit: "Fraction | float"
+    t_enter: Fraction | float
+    t_exit: Fraction | float
 
 
 MISS = ExactRayHit(False, INF, INF)
@@ -222,7 +223,7 @@ def _separated_on_axis(axis, verts, center, half) -> bool:
     """True iff the projections of the triangle and the box onto `axis` are disjoint."""
     projections = [_dot(axis, v) for v in verts]
     c = _dot(axis, center)
-    r = sum((abs(a) * h for a, h in zip(axis, half)), Fraction(0))
+    r = sum((abs(a) * h for a, h in zip(axis, half, strict=True)), Fraction(0))
     return min(projections) > c + r or max(projections) < c - r
 
 
@@ -249,8 +250,8 @@ def triangle_overlaps_aabb(v0: Vec, v1: Vec, v2: Vec, box_min: Vec, box_max: Vec
         i, j = max(pairs, key=lambda ij: _dot(_sub(verts[ij[0]], verts[ij[1]]),
                                                _sub(verts[ij[0]], verts[ij[1]])))
         return classify_segment_aabb(verts[i], verts[j], lo, hi) != NONE
-    center = tuple((a + b) / 2 for a, b in zip(lo, hi))
-    half = tuple((b - a) / 2 for a, b in zip(lo, hi))
+    center = tuple((a + b) / 2 for a, b in zip(lo, hi, strict=True))
+    half = tuple((b - a) / 2 for a, b in zip(lo, hi, strict=True))
     unit = [(Fraction(1), Fraction(0), Fraction(0)),
             (Fraction(0), Fraction(1), Fraction(0)),
             (Fraction(0), Fraction(0), Fraction(1))]
@@ -285,7 +286,9 @@ def obb_contains(point: Vec, center: Vec, axes: Sequence[Vec], half_size: Vec) -
     return point_in_box(to_box_frame(point, center, axes), lo, hi)
 
 
-def classify_segment_obb(start: Vec, end: Vec, center: Vec, axes: Sequence[Vec], half_size: Vec) -> int:
+def classify_segment_obb(
+    start: Vec, end: Vec, center: Vec, axes: Sequence[Vec], half_size: Vec
+) -> int:
     """Classify a segment against an oriented box, exactly in the box frame.
 
     The endpoints are mapped with ``u = axes @ (p - center)`` (an affine map, so the segment
@@ -310,14 +313,16 @@ def intersect_ray_obb(
     )
 
 
-def is_float(value: "Fraction | float") -> bool:
+def is_float(value: Fraction | float) -> bool:
     """True iff `value` is exactly representable as a float64 (infinities count)."""
     if isinstance(value, float):
         return True
     return Fraction(float(value)) == value
 
 
-def t_close(got: float, want: "Fraction | float", *, rel: float, exact_if_representable: bool) -> bool:
+def t_close(
+    got: float, want: Fraction | float, *, rel: float, exact_if_representable: bool
+) -> bool:
     """Compare a float t from the library with the exact t.
 
     Parameters
@@ -342,7 +347,9 @@ def t_close(got: float, want: "Fraction | float", *, rel: float, exact_if_repres
     return abs(Fraction(got) - want) <= Fraction(rel) * abs(want)
 
 
-def triangle_overlaps_obb(v0: Vec, v1: Vec, v2: Vec, center: Vec, axes: Sequence[Vec], half_size: Vec) -> bool:
+def triangle_overlaps_obb(
+    v0: Vec, v1: Vec, v2: Vec, center: Vec, axes: Sequence[Vec], half_size: Vec
+) -> bool:
     """Exact closed triangle vs closed oriented box, in the box frame (the map is affine, so the
     triangle maps to the triangle of the mapped vertices)."""
     lo, hi = _obb_bounds(half_size)

@@ -8,8 +8,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import exact_reference as ref
-from conftest_strategies import (
+from geometry import (
+    AABB,
+    OBB,
+    Ray,
+    Segment,
+    Triangle,
+    classify_segment_aabb,
+    intersect_ray_aabb,
+    triangle_overlaps_aabb,
+)
+from tests.geometry import exact_reference as ref
+from tests.strategies import (
     boxes,
     dyadic_coords,
     generic_coords,
@@ -18,15 +28,15 @@ from conftest_strategies import (
     signed_permutation_matrices,
     small_int_coords,
 )
-from geometry import (OBB, AABB, Ray, Segment, Triangle, classify_segment_aabb, intersect_ray_aabb,
-                      triangle_overlaps_aabb)
 
 INF = np.inf
 
 
 def corners_by_definition(box_min, box_max) -> np.ndarray:
     """The 8 corners, row i taking max on axis k iff bit k of i is set."""
-    return np.array([[box_max[k] if (i >> k) & 1 else box_min[k] for k in range(3)] for i in range(8)])
+    return np.array(
+        [[box_max[k] if (i >> k) & 1 else box_min[k] for k in range(3)] for i in range(8)]
+    )
 
 
 def transform_points(points: np.ndarray, matrix: np.ndarray) -> np.ndarray:
@@ -42,9 +52,13 @@ def test_empty_box_is_the_identity_for_growing():
     np.testing.assert_array_equal(empty.min, [INF] * 3, err_msg="AABB.empty().min is +inf")
     np.testing.assert_array_equal(empty.max, [-INF] * 3, err_msg="AABB.empty().max is -inf")
     assert empty.is_empty, "AABB.empty() must be empty"
-    np.testing.assert_array_equal(empty.half_size, np.zeros(3), err_msg="an empty box's half_size is zeros")
+    np.testing.assert_array_equal(
+        empty.half_size, np.zeros(3), err_msg="an empty box's half_size is zeros"
+    )
     box = AABB([0.0, 1.0, 2.0], [3.0, 4.0, 5.0])
-    assert box.add_box(empty) == box and empty.add_box(box) == box, "adding an empty box changes nothing"
+    assert box.add_box(empty) == box and empty.add_box(box) == box, (
+        "adding an empty box changes nothing"
+    )
     grown = empty.add_points([1.0, 2.0, 3.0])
     np.testing.assert_array_equal(grown.min, [1.0, 2.0, 3.0], err_msg="one point: min is the point")
     np.testing.assert_array_equal(grown.max, [1.0, 2.0, 3.0], err_msg="one point: max is the point")
@@ -74,7 +88,10 @@ def test_from_points_is_the_per_axis_min_and_max(pts):
     assert all(box.contains(p) for p in pts), "the box contains every point it was built from"
 
 
-@given(st.lists(points(small_int_coords), min_size=1, max_size=10), st.lists(points(small_int_coords), max_size=10))
+@given(
+    st.lists(points(small_int_coords), min_size=1, max_size=10),
+    st.lists(points(small_int_coords), max_size=10),
+)
 def test_add_points_and_add_box_agree_with_from_points(first, second):
     everything = AABB.from_points(np.array(first + second))
     grown = AABB.from_points(np.array(first))
@@ -98,7 +115,9 @@ def test_center_size_half_size_are_exact_for_dyadic_boxes(box):
 def test_corner_bits_pick_max_per_axis(box):
     aabb = AABB(*box)
     want = corners_by_definition(*box)
-    np.testing.assert_array_equal(aabb.corners(), want, err_msg="corners(): bit k of i picks max on axis k")
+    np.testing.assert_array_equal(
+        aabb.corners(), want, err_msg="corners(): bit k of i picks max on axis k"
+    )
     for i in range(8):
         np.testing.assert_array_equal(aabb.corner(i), want[i], err_msg=f"corner({i})")
 
@@ -106,12 +125,17 @@ def test_corner_bits_pick_max_per_axis(box):
 # --- queries -----------------------------------------------------------------------------------
 
 
-@given(boxes(small_int_coords, empty=True), st.lists(points(st.integers(-8, 8).map(float)), min_size=1, max_size=8))
+@given(
+    boxes(small_int_coords, empty=True),
+    st.lists(points(st.integers(-8, 8).map(float)), min_size=1, max_size=8),
+)
 def test_contains_is_the_closed_box(box, pts):
     aabb = AABB(*box)
     pts = np.array(pts)
     want = [ref.point_in_box(p, *box) for p in pts]
-    np.testing.assert_array_equal(aabb.contains(pts), want, err_msg=f"contains {pts.tolist()} in {aabb}")
+    np.testing.assert_array_equal(
+        aabb.contains(pts), want, err_msg=f"contains {pts.tolist()} in {aabb}"
+    )
     assert aabb.contains(pts[0]) is want[0], "a single point gives a Python bool"
 
 
@@ -120,7 +144,9 @@ def test_closest_point_is_the_clamped_point(box, pts):
     aabb = AABB(*box)
     pts = np.array(pts)
     closest = aabb.closest_point(pts)
-    np.testing.assert_array_equal(closest, np.clip(pts, *box), err_msg="closest point = per-axis clamp")
+    np.testing.assert_array_equal(
+        closest, np.clip(pts, *box), err_msg="closest point = per-axis clamp"
+    )
     assert all(ref.point_in_box(q, *box) for q in closest), "closest points lie in the box"
 
 
@@ -143,8 +169,15 @@ def test_queries_from_the_values_equal_the_functions():
 def test_empty_box_value_passes_through_the_functions():
     empty = AABB.empty()
     assert classify_segment_aabb([0.0, 0.0, 0.0], [1.0, 1.0, 1.0], empty.min, empty.max) == 0
-    assert intersect_ray_aabb([0.0, 0.0, 0.0], [1.0, 1.0, 1.0], empty.min, empty.max) == (False, INF, INF)
-    assert triangle_overlaps_aabb([0.0] * 3, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], empty.min, empty.max) is False
+    assert intersect_ray_aabb([0.0, 0.0, 0.0], [1.0, 1.0, 1.0], empty.min, empty.max) == (
+        False,
+        INF,
+        INF,
+    )
+    assert (
+        triangle_overlaps_aabb([0.0] * 3, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], empty.min, empty.max)
+        is False
+    )
 
 
 # --- transformed ---------------------------------------------------------------------------------
@@ -168,31 +201,46 @@ def affine_matrix(entries) -> np.ndarray:
 def test_transformed_is_exactly_the_box_of_the_moved_corners_for_dyadic_matrices(box, matrix):
     got = AABB(*box).transformed(matrix)
     moved = transform_points(corners_by_definition(*box), matrix)
-    np.testing.assert_array_equal(got.min, moved[:, :3].min(axis=0), err_msg=f"min under {matrix.tolist()}")
-    np.testing.assert_array_equal(got.max, moved[:, :3].max(axis=0), err_msg=f"max under {matrix.tolist()}")
+    np.testing.assert_array_equal(
+        got.min, moved[:, :3].min(axis=0), err_msg=f"min under {matrix.tolist()}"
+    )
+    np.testing.assert_array_equal(
+        got.max, moved[:, :3].max(axis=0), err_msg=f"max under {matrix.tolist()}"
+    )
 
 
 @given(boxes(small_int_coords), signed_permutation_matrices(), points(small_int_coords))
-def test_transformed_by_axis_permutations_sign_flips_and_quarter_turns_is_exact(box, rotation, translation):
+def test_transformed_by_axis_permutations_sign_flips_and_quarter_turns_is_exact(
+    box, rotation, translation
+):
     matrix = np.eye(4)
     matrix[:3, :3], matrix[3, :3] = rotation, translation
     got = AABB(*box).transformed(matrix)
     moved = corners_by_definition(*box) @ rotation + translation
-    assert got == AABB(moved.min(axis=0), moved.max(axis=0)), f"expected the moved corners' box, got {got}"
+    assert got == AABB(moved.min(axis=0), moved.max(axis=0)), (
+        f"expected the moved corners' box, got {got}"
+    )
 
 
-@given(boxes(generic_coords), rotations(), points(generic_coords),
-       points(st.floats(0.25, 4.0)))
-def test_transformed_by_general_matrices_is_the_box_of_the_moved_corners(box, rotation, translation, scale):
+@given(boxes(generic_coords), rotations(), points(generic_coords), points(st.floats(0.25, 4.0)))
+def test_transformed_by_general_matrices_is_the_box_of_the_moved_corners(
+    box, rotation, translation, scale
+):
     matrix = pyrr.matrix44.create_from_scale(scale) @ np.vstack(
         [np.hstack([rotation, np.zeros((3, 1))]), np.append(translation, 1.0)])
     got = AABB(*box).transformed(matrix)
     corners = corners_by_definition(*box)
     moved = transform_points(corners, matrix)[:, :3]
     # both sides round each of the 4 terms of a sum; allow a few ulps of the largest term
-    tol = 1e-13 * (1 + np.abs(corners).max() * np.abs(matrix[:3, :3]).max() + np.abs(translation).max())
-    np.testing.assert_allclose(got.min, moved.min(axis=0), rtol=0, atol=tol, err_msg="transformed min")
-    np.testing.assert_allclose(got.max, moved.max(axis=0), rtol=0, atol=tol, err_msg="transformed max")
+    tol = 1e-13 * (
+        1 + np.abs(corners).max() * np.abs(matrix[:3, :3]).max() + np.abs(translation).max()
+    )
+    np.testing.assert_allclose(
+        got.min, moved.min(axis=0), rtol=0, atol=tol, err_msg="transformed min"
+    )
+    np.testing.assert_allclose(
+        got.max, moved.max(axis=0), rtol=0, atol=tol, err_msg="transformed max"
+    )
 
 
 def test_transformed_empty_box_stays_empty():
@@ -203,7 +251,9 @@ def test_transformed_empty_box_stays_empty():
 def test_transformed_uses_pyrr_row_vector_convention():
     box = AABB([0.0, 0.0, 0.0], [1.0, 2.0, 3.0])
     moved = box.transformed(pyrr.matrix44.create_from_translation([10.0, 20.0, 30.0]))
-    assert moved == AABB([10.0, 20.0, 30.0], [11.0, 22.0, 33.0]), f"translation in the last row, got {moved}"
+    assert moved == AABB([10.0, 20.0, 30.0], [11.0, 22.0, 33.0]), (
+        f"translation in the last row, got {moved}"
+    )
 
 
 def test_the_largest_box_has_an_exact_center_and_half_size():

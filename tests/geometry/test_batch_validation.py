@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import exact_reference as ref
 from geometry import classify_segment_aabb, intersect_ray_aabb, triangle_overlaps_aabb
+from tests.geometry import exact_reference as ref
 
 # every test here runs with the compiled slab passes and with numpy only
 pytestmark = pytest.mark.usefixtures("each_backend")
@@ -30,12 +30,22 @@ def boxes(n: int = N, seed: int = 5):
 
 #: name -> call(box_min, box_max); "shared" ones test one line against the batch
 CALLS = {
-    "segment shared": lambda lo, hi: classify_segment_aabb([-2.5, 0.5, 1.0], [2.0, 1.0, 1.5], lo, hi),
-    "segment shared, zero dy": lambda lo, hi: classify_segment_aabb([-2.5, 1.0, 1.0], [2.0, 1.0, 1.5], lo, hi),
+    "segment shared": lambda lo, hi: classify_segment_aabb(
+        [-2.5, 0.5, 1.0], [2.0, 1.0, 1.5], lo, hi
+    ),
+    "segment shared, zero dy": lambda lo, hi: classify_segment_aabb(
+        [-2.5, 1.0, 1.0], [2.0, 1.0, 1.5], lo, hi
+    ),
     "segment per box": lambda lo, hi: classify_segment_aabb(
-        np.broadcast_to([-2.5, 0.5, 1.0], lo.shape) + np.arange(len(lo))[:, None] % 2, [2.0, 1.0, 1.5], lo, hi),
+        np.broadcast_to([-2.5, 0.5, 1.0], lo.shape) + np.arange(len(lo))[:, None] % 2,
+        [2.0, 1.0, 1.5],
+        lo,
+        hi,
+    ),
     "ray shared": lambda lo, hi: intersect_ray_aabb([-4.0, 0.5, 1.0], [1.0, 0.1, 0.05], lo, hi),
-    "ray shared, zero dz": lambda lo, hi: intersect_ray_aabb([-4.0, 0.5, 1.0], [1.0, 0.1, 0.0], lo, hi),
+    "ray shared, zero dz": lambda lo, hi: intersect_ray_aabb(
+        [-4.0, 0.5, 1.0], [1.0, 0.1, 0.0], lo, hi
+    ),
     "triangle": lambda lo, hi: triangle_overlaps_aabb([-2, 0, 1], [2, 1, 1], [0, 3, -1], lo, hi),
 }
 
@@ -66,8 +76,10 @@ def test_empty_box_infinities_in_a_batch_are_empty_boxes(call):
         empty_hi[row, (k + 1) % 3] = -np.inf
     got = _as_list(CALLS[call](empty_lo, empty_hi))
     others = np.setdiff1d(np.arange(N), ROWS)
-    for g, w in zip(got, want):
-        np.testing.assert_array_equal(g[others], w[others], err_msg="rows next to empty boxes changed")
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(
+            g[others], w[others], err_msg="rows next to empty boxes changed"
+        )
     # an empty box is never met: NONE, no hit (t = +inf), no overlap
     assert not got[0][ROWS].any(), f"{call}: empty boxes must be NONE / missed, got {got[0][ROWS]}"
     for g in got[1:]:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import exact_reference as ref
 import numpy as np
 import pyrr
 import pytest
 
 from geometry import obb, triangle_box
+from tests.geometry import exact_reference as ref
 
 CASES = 400
 

@@ -28,7 +28,9 @@ RNG = np.random.default_rng(20261122)
 POINTS = {name: RNG.integers(-3, 4, (N, 3)).astype(float) for name in ("a", "b", "c")}
 BOX_MIN = RNG.integers(-3, 3, (N, 3)).astype(float)
 BOX_MAX = BOX_MIN + RNG.integers(0, 3, (N, 3))
-DIRECTION = np.where(RNG.integers(0, 4, (N, 3)) == 0, 0.0, RNG.integers(-2, 3, (N, 3))).astype(float)
+DIRECTION = np.where(RNG.integers(0, 4, (N, 3)) == 0, 0.0, RNG.integers(-2, 3, (N, 3))).astype(
+    float
+)
 DIRECTION[np.all(DIRECTION == 0, axis=1)] = [1.0, 0.0, 0.0]
 
 
@@ -37,11 +39,14 @@ def _mixes(arrays):
     for shared in itertools.product((False, True), repeat=len(arrays)):
         if all(shared):
             continue
-        yield shared, [a[0] if s else a for a, s in zip(arrays, shared)]
+        yield shared, [a[0] if s else a for a, s in zip(arrays, shared, strict=True)]
 
 
 def _one_by_one(func, arrays, shared, **kw):
-    return [func(*[a[0] if s else a[i] for a, s in zip(arrays, shared)], **kw) for i in range(N)]
+    return [
+        func(*[a[0] if s else a[i] for a, s in zip(arrays, shared, strict=True)], **kw)
+        for i in range(N)
+    ]
 
 
 @pytest.mark.parametrize("shared,args", list(_mixes([POINTS["a"], POINTS["b"], BOX_MIN, BOX_MAX])))
@@ -49,7 +54,9 @@ def test_segment_aabb_mixes(shared, args):
     full = [POINTS["a"], POINTS["b"], BOX_MIN, BOX_MAX]
     expected = _one_by_one(classify_segment_aabb, full, shared)
     got = classify_segment_aabb(*args)
-    assert got.tolist() == [int(x) for x in expected], f"shared={shared}: expected {expected}, got {got}"
+    assert got.tolist() == [int(x) for x in expected], (
+        f"shared={shared}: expected {expected}, got {got}"
+    )
 
 
 @pytest.mark.parametrize("shared,args", list(_mixes([POINTS["a"], DIRECTION, BOX_MIN, BOX_MAX])))
@@ -57,8 +64,12 @@ def test_ray_aabb_mixes(shared, args):
     full = [POINTS["a"], DIRECTION, BOX_MIN, BOX_MAX]
     expected = _one_by_one(intersect_ray_aabb, full, shared)
     got = intersect_ray_aabb(*args)
-    assert got.hit.tolist() == [e.hit for e in expected], f"shared={shared}: hits {got.hit} vs {expected}"
-    assert got.t_enter.tolist() == [e.t_enter for e in expected], f"shared={shared}: t_enter differs"
+    assert got.hit.tolist() == [e.hit for e in expected], (
+        f"shared={shared}: hits {got.hit} vs {expected}"
+    )
+    assert got.t_enter.tolist() == [e.t_enter for e in expected], (
+        f"shared={shared}: t_enter differs"
+    )
     assert got.t_exit.tolist() == [e.t_exit for e in expected], f"shared={shared}: t_exit differs"
 
 
@@ -73,18 +84,24 @@ def test_triangle_aabb_mixes(shared, args):
 
 
 def test_obb_mixes_with_per_item_axes():
-    axes = np.stack([np.eye(3)[list(p)] for p in itertools.islice(itertools.permutations(range(3)), N - 1)]
-                    + [np.eye(3)])
+    axes = np.stack(
+        [np.eye(3)[list(p)] for p in itertools.islice(itertools.permutations(range(3)), N - 1)]
+        + [np.eye(3)]
+    )
     center = (BOX_MIN + BOX_MAX) / 2
     half = (BOX_MAX - BOX_MIN) / 2
     for shared, args in _mixes([POINTS["a"], POINTS["b"], center, axes, half]):
         full = [POINTS["a"], POINTS["b"], center, axes, half]
         expected = _one_by_one(classify_segment_obb, full, shared)
-        assert classify_segment_obb(*args).tolist() == [int(x) for x in expected], f"shared={shared}"
+        assert classify_segment_obb(*args).tolist() == [int(x) for x in expected], (
+            f"shared={shared}"
+        )
     for shared, args in _mixes([POINTS["a"], DIRECTION, center, axes, half]):
         full = [POINTS["a"], DIRECTION, center, axes, half]
         expected = _one_by_one(intersect_ray_obb, full, shared)
-        assert intersect_ray_obb(*args).hit.tolist() == [e.hit for e in expected], f"shared={shared}"
+        assert intersect_ray_obb(*args).hit.tolist() == [e.hit for e in expected], (
+            f"shared={shared}"
+        )
     for shared, args in _mixes([POINTS["a"], POINTS["b"], POINTS["c"], center, axes, half]):
         full = [POINTS["a"], POINTS["b"], POINTS["c"], center, axes, half]
         expected = _one_by_one(triangle_overlaps_obb, full, shared)
@@ -97,4 +114,6 @@ def test_leading_dimensions_broadcast_like_numpy():
     assert got.shape == (2, 3)
     for i in range(2):
         for j in range(3):
-            assert got[i, j] == classify_segment_aabb(starts[i, 0], POINTS["b"][j], BOX_MIN[j], BOX_MAX[j])
+            assert got[i, j] == classify_segment_aabb(
+                starts[i, 0], POINTS["b"][j], BOX_MIN[j], BOX_MAX[j]
+            )

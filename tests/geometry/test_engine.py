@@ -28,7 +28,9 @@ def test_out_receives_the_classes_and_is_returned():
 def test_out_receives_the_ray_results():
     out = (np.empty(3, bool), np.empty(3), np.empty(3))
     got = intersect_ray_aabb([0.5, 0.5, -1.0], [0.0, 0.0, 1.0], LO, HI, out=out)
-    assert all(g is o for g, o in zip(got, out)), "the RayHit holds the caller's arrays"
+    assert all(g is o for g, o in zip(got, out, strict=True)), (
+        "the RayHit holds the caller's arrays"
+    )
     assert out[0].tolist() == [True, False, True] and out[1].tolist() == [1.0, np.inf, 1.25]
     out32 = (np.empty(3, bool), np.empty(3, np.float32), np.empty(3, np.float32))
     intersect_ray_aabb(np.float32([0.5, 0.5, -1.0]), np.float32([0, 0, 1]), LO.astype(np.float32),

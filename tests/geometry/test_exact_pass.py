@@ -7,14 +7,14 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import exact_reference as ref
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
-from test_magnitudes import ray_cases, segment_cases
-from test_near_ties import boundary_cases
 
 from geometry import ray_box, segment_box
+from tests.geometry import exact_reference as ref
+from tests.geometry.test_magnitudes import ray_cases, segment_cases
+from tests.geometry.test_near_ties import boundary_cases
 
 
 def flat(*points) -> list[float]:

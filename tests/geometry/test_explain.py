@@ -12,21 +12,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import exact_reference as ref
-from conftest_strategies import (
-    boxes,
-    dyadic_coords,
-    generic_coords,
-    points,
-    proper_boxes,
-    rotations,
-    segments_in_face_plane,
-    segments_through_edge_or_corner,
-    segments_touching,
-    signed_permutation_matrices,
-    signed_zero_directions,
-    small_int_coords,
-)
 from geometry import (
     IntersectionType,
     SlabKind,
@@ -41,6 +26,21 @@ from geometry import (
     triangle_overlaps_obb,
 )
 from geometry.explain import AXIS_NAMES, RULE_CLASS
+from tests.geometry import exact_reference as ref
+from tests.strategies import (
+    boxes,
+    dyadic_coords,
+    generic_coords,
+    points,
+    proper_boxes,
+    rotations,
+    segments_in_face_plane,
+    segments_through_edge_or_corner,
+    segments_touching,
+    signed_permutation_matrices,
+    signed_zero_directions,
+    small_int_coords,
+)
 
 NONE, INTERSECT = IntersectionType.NONE, IntersectionType.INTERSECT
 INCLUDE = IntersectionType.INCLUDE

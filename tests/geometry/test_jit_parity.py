@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import geometry
-from test_near_ties import boxes_touching_one_line
+from tests.geometry.test_near_ties import boxes_touching_one_line
 
 DTYPES = [np.float64, np.float32]
 
@@ -26,13 +26,13 @@ def jit_on():
     geometry.set_jit(before)
 
 
-def both(call):
-    """``call()`` compiled, then interpreted."""
+def both(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` compiled, then interpreted."""
     geometry.set_jit(True)
-    compiled = call()
+    compiled = function(*args, **kwargs)
     geometry.set_jit(False)
     try:
-        plain = call()
+        plain = function(*args, **kwargs)
     finally:
         geometry.set_jit(True)
     return compiled, plain
@@ -76,7 +76,7 @@ def test_segment_classes_equal(jit_on, make, dtype):
         lo, hi = make(n, dtype)
         for start, end in SEGMENTS:
             s, e = np.array(start, dtype), np.array(end, dtype)
-            compiled, plain = both(lambda: geometry.classify_segment_aabb(s, e, lo, hi))
+            compiled, plain = both(geometry.classify_segment_aabb, s, e, lo, hi)
             assert same_bits(compiled, plain), (
                 f"{n} {dtype.__name__} boxes, segment {start}->{end}: compiled and interpreted "
                 f"differ on {int(np.count_nonzero(compiled != plain))} boxes")
@@ -87,10 +87,10 @@ def test_segment_classes_equal(jit_on, make, dtype):
 def test_ray_hits_and_t_equal(jit_on, make, dtype):
     for n in SIZES:
         lo, hi = make(n, dtype)
-        for (origin, direction), (t_min, t_max) in zip(RAYS * 2, T_RANGES * 2):
+        for (origin, direction), (t_min, t_max) in zip(RAYS * 2, T_RANGES * 2, strict=True):
             o, d = np.array(origin, dtype), np.array(direction, dtype)
-            compiled, plain = both(lambda: geometry.intersect_ray_aabb(o, d, lo, hi, t_min, t_max))
-            for name, a, b in zip(compiled._fields, compiled, plain):
+            compiled, plain = both(geometry.intersect_ray_aabb, o, d, lo, hi, t_min, t_max)
+            for name, a, b in zip(compiled._fields, compiled, plain, strict=True):
                 assert same_bits(a, b), (
                     f"{n} {dtype.__name__} boxes, ray {origin} + t {direction}, t in "
                     f"[{t_min}, {t_max}]: {name} differs on {int(np.count_nonzero(a != b))} boxes")
@@ -101,12 +101,12 @@ def test_near_ties_equal(jit_on, seed, dtype):
     """Boxes whose corners and edges lie within rounding of the line: the rounded gaps straddle
     0, and boxes the exact pass finds hit keep their t values (finite) in both."""
     start, end, lo, hi = boxes_touching_one_line(seed, dtype)
-    compiled, plain = both(lambda: geometry.classify_segment_aabb(start, end, lo, hi))
+    compiled, plain = both(geometry.classify_segment_aabb, start, end, lo, hi)
     assert np.array_equal(compiled, plain), "classes differ"
     for t_min, t_max in T_RANGES[:3]:
-        compiled, plain = both(lambda: geometry.intersect_ray_aabb(start, end - start, lo, hi,
-                                                                   t_min, t_max))
-        for name, a, b in zip(compiled._fields, compiled, plain):
+        compiled, plain = both(geometry.intersect_ray_aabb, start, end - start, lo, hi,
+                               t_min, t_max)
+        for name, a, b in zip(compiled._fields, compiled, plain, strict=True):
             assert np.array_equal(a, b), f"t in [{t_min}, {t_max}]: {name} differs"
         assert np.isfinite(compiled.t_enter[compiled.hit]).all(), "a hit with an infinite t"
 
@@ -118,16 +118,16 @@ def test_per_item_lines_and_t_ranges_equal(dtype):
     lo, hi = grid_boxes(3000, dtype)
     start = rng.integers(-3, 4, (3000, 3)).astype(dtype)
     end = np.where(rng.random((3000, 3)) < 0.3, start, rng.integers(-3, 4, (3000, 3))).astype(dtype)
-    compiled, plain = both(lambda: geometry.classify_segment_aabb(start, end, lo, hi))
+    compiled, plain = both(geometry.classify_segment_aabb, start, end, lo, hi)
     assert same_bits(compiled, plain), "per-item segments: classes differ"
     direction = end - start
     direction[np.all(direction == 0, axis=1), 0] = -0.0 if dtype is np.float64 else 1.0
     direction[np.all(direction == 0, axis=1), 1] = 1.0
     t_min = rng.choice([-np.inf, -0.0, 0.0, 0.5], 3000).astype(dtype)
     t_max = rng.choice([np.inf, 0.0, 1.0, 2.5], 3000).astype(dtype)
-    compiled, plain = both(lambda: geometry.intersect_ray_aabb(start, direction, lo, hi, t_min,
-                                                               t_max))
-    for name, a, b in zip(compiled._fields, compiled, plain):
+    compiled, plain = both(geometry.intersect_ray_aabb, start, direction, lo, hi, t_min,
+                           t_max)
+    for name, a, b in zip(compiled._fields, compiled, plain, strict=True):
         assert same_bits(a, b), f"per-item rays: {name} differs"
 
 
@@ -136,9 +136,9 @@ def test_signs_of_zero_t_equal(jit_on):
     -0.0 and +0.0); one item gives the bits of the batch's item."""
     lo, hi = grid_boxes(2000, np.float64)
     for t_min, t_max in ((-np.inf, np.inf), (-0.0, 0.0), (0.0, -0.0), (-0.0, np.inf)):
-        compiled, plain = both(lambda: geometry.intersect_ray_aabb(
-            [0.0, 0.0, 0.0], [1.0, -2.0, 3.0], lo, hi, t_min=t_min, t_max=t_max))
-        for a, b in zip(compiled[1:], plain[1:]):
+        compiled, plain = both(geometry.intersect_ray_aabb, [0.0, 0.0, 0.0], [1.0, -2.0, 3.0],
+                               lo, hi, t_min=t_min, t_max=t_max)
+        for a, b in zip(compiled[1:], plain[1:], strict=True):
             assert same_bits(a, b), f"t in [{t_min}, {t_max}]: a zero t changed its sign"
         for i in range(0, 2000, 97):
             one = geometry.intersect_ray_aabb([0.0, 0.0, 0.0], [1.0, -2.0, 3.0], lo[i], hi[i],
@@ -169,11 +169,11 @@ def test_empty_box_infinities_are_empty_boxes(jit_on):
     """``AABB.empty()``'s +-inf is valid input: doubtful in the filter, NONE / miss exactly."""
     lo, hi = generic_boxes(1000, np.float64)
     lo[10], hi[10] = np.inf, -np.inf
-    compiled, plain = both(lambda: geometry.classify_segment_aabb([0, 0, 0], [1, 1, 1], lo, hi))
+    compiled, plain = both(geometry.classify_segment_aabb, [0, 0, 0], [1, 1, 1], lo, hi)
     assert compiled[10] == 0 and np.array_equal(compiled, plain)
-    compiled, plain = both(lambda: geometry.intersect_ray_aabb([0, 0, 0], [1, 1, 1], lo, hi))
+    compiled, plain = both(geometry.intersect_ray_aabb, [0, 0, 0], [1, 1, 1], lo, hi)
     assert not compiled.hit[10] and compiled.t_enter[10] == np.inf
-    assert all(np.array_equal(a, b) for a, b in zip(compiled, plain))
+    assert all(np.array_equal(a, b) for a, b in zip(compiled, plain, strict=True))
 
 
 def test_environment_switch():
@@ -184,7 +184,8 @@ def test_environment_switch():
         result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                 env=env, timeout=120)
         assert result.stdout.strip() == want, (
-            f"SLABLAB_JIT={value}: expected get_jit() {want}, got {result.stdout!r} {result.stderr}")
+            f"SLABLAB_JIT={value}: expected get_jit() {want}, got {result.stdout!r} {result.stderr}"
+        )
 
 
 def test_read_only_install_runs_without_a_cache():

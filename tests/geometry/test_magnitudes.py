@@ -8,13 +8,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import exact_reference as ref
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from geometry import classify_segment_aabb, intersect_ray_aabb
+from tests.geometry import exact_reference as ref
 
 pytestmark = pytest.mark.usefixtures("each_backend")
 
@@ -143,8 +143,8 @@ def coords():
 @st.composite
 def segment_cases(draw):
     a, b = draw(coords()), draw(coords())
-    lo = [min(x, y) for x, y in zip(a, b)]
-    hi = [max(x, y) for x, y in zip(a, b)]
+    lo = [min(x, y) for x, y in zip(a, b, strict=True)]
+    hi = [max(x, y) for x, y in zip(a, b, strict=True)]
     return draw(coords()), draw(coords()), lo, hi
 
 
@@ -162,7 +162,7 @@ def ray_cases(draw):
 @given(st.lists(segment_cases(), min_size=1, max_size=6))
 def test_segments_at_every_magnitude(cases):
     got = classify_segment_aabb(*(np.array([c[k] for c in cases]) for k in range(4)))
-    for case, g in zip(cases, got):
+    for case, g in zip(cases, got, strict=True):
         check_segment(case, g)
     check_segment(cases[0], classify_segment_aabb(*cases[0]))
 

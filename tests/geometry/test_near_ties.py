@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import exact_reference as ref
 from geometry import classify_segment_aabb, intersect_ray_aabb
+from tests.geometry import exact_reference as ref
 
 # every test here runs with the compiled slab passes and with numpy only
 pytestmark = pytest.mark.usefixtures("each_backend")
@@ -51,7 +51,9 @@ CASES = [("generic", 1, np.float64, None), ("generic", 2, np.float64, None),
 def test_segments_through_corners_and_edges_match_the_exact_reference(kind, seed, dtype, bits):
     start, end, lo, hi, _ = boundary_cases(seed, dtype, bits)
     got = classify_segment_aabb(start, end, lo, hi)
-    want = [ref.classify_segment_aabb(*(x[i] for x in (start, end, lo, hi))) for i in range(N_CASES)]
+    want = [
+        ref.classify_segment_aabb(*(x[i] for x in (start, end, lo, hi))) for i in range(N_CASES)
+    ]
     wrong = np.flatnonzero(got != np.array(want))
     assert not wrong.size, (
         f"{len(wrong)} of {N_CASES} wrong, e.g. row {wrong[0]}: start={start[wrong[0]].tolist()} "

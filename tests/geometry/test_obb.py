@@ -18,17 +18,6 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-import exact_reference as ref
-from conftest_strategies import (
-    batches,
-    dyadic_coords,
-    generic_coords,
-    points,
-    proper_boxes,
-    rotations,
-    signed_permutation_matrices,
-    small_int_coords,
-)
 from geometry import (
     AABB,
     OBB,
@@ -41,11 +30,26 @@ from geometry import (
     triangle_overlaps_aabb,
     triangle_overlaps_obb,
 )
+from tests.geometry import exact_reference as ref
+from tests.strategies import (
+    batches,
+    dyadic_coords,
+    generic_coords,
+    points,
+    proper_boxes,
+    rotations,
+    signed_permutation_matrices,
+    small_int_coords,
+)
 
 # batches run compiled and interpreted: the answers must be the same
 pytestmark = pytest.mark.usefixtures("each_backend")
 
-NONE, INTERSECT, INCLUDE = IntersectionType.NONE, IntersectionType.INTERSECT, IntersectionType.INCLUDE
+NONE, INTERSECT, INCLUDE = (
+    IntersectionType.NONE,
+    IntersectionType.INTERSECT,
+    IntersectionType.INCLUDE,
+)
 INF = math.inf
 IDENTITY = np.eye(3)
 half_sizes_dyadic = points(st.integers(0, 12).map(lambda k: k / 4.0))
@@ -71,17 +75,28 @@ def test_rotated_box_example():
     # the unit cube's centre at the origin, turned 45 degrees about z: its x extent is sqrt(2)/2
     rotation = pyrr.matrix33.create_from_z_rotation(np.pi / 4)
     box = OBB([0.0, 0.0, 0.0], rotation, [0.5, 0.5, 0.5])
-    assert classify_segment_obb([0.6, 0.0, 0.0], [0.75, 0.0, 0.0], box.center, box.axes, box.half_size) is INTERSECT
-    assert classify_segment_obb([0.8, 0.0, 0.0], [0.9, 0.0, 0.0], box.center, box.axes, box.half_size) is NONE
-    assert classify_segment_obb([0.1, 0.0, 0.0], [0.6, 0.0, 0.0], box.center, box.axes, box.half_size) is INCLUDE
+    assert (
+        classify_segment_obb([0.6, 0.0, 0.0], [0.75, 0.0, 0.0], box.center, box.axes, box.half_size)
+        is INTERSECT
+    )
+    assert (
+        classify_segment_obb([0.8, 0.0, 0.0], [0.9, 0.0, 0.0], box.center, box.axes, box.half_size)
+        is NONE
+    )
+    assert (
+        classify_segment_obb([0.1, 0.0, 0.0], [0.6, 0.0, 0.0], box.center, box.axes, box.half_size)
+        is INCLUDE
+    )
 
 
 def test_ray_vs_rotated_box_keeps_t_in_units_of_direction():
     rotation = pyrr.matrix33.create_from_z_rotation(np.pi / 4)
     hit, t_enter, t_exit = intersect_ray_obb([-2.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 0.0],
                                              rotation, [0.5, 0.5, 0.5])
-    assert hit and t_enter == pytest.approx(1 - math.sqrt(2) / 4, rel=1e-12) and t_exit == pytest.approx(
-        1 + math.sqrt(2) / 4, rel=1e-12
+    assert (
+        hit
+        and t_enter == pytest.approx(1 - math.sqrt(2) / 4, rel=1e-12)
+        and t_exit == pytest.approx(1 + math.sqrt(2) / 4, rel=1e-12)
     ), f"expected (True, 1 -+ sqrt(2)/4), got {(hit, t_enter, t_exit)}"
 
 
@@ -95,7 +110,10 @@ def test_ending_exactly_on_a_face_of_a_turned_box_is_INTERSECT():
 
 
 def test_flat_obb_is_never_INCLUDE():
-    assert classify_segment_obb([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0] * 3, IDENTITY, [1.0, 1.0, 0.0]) is INTERSECT
+    assert (
+        classify_segment_obb([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0] * 3, IDENTITY, [1.0, 1.0, 0.0])
+        is INTERSECT
+    )
 
 
 def test_batched_axes_per_box():
@@ -115,10 +133,12 @@ def obb_aabb_case(coords):
 
 @given(batches(obb_aabb_case(dyadic_coords)))
 def test_identity_axes_obb_equals_the_aabb_test(cases):
-    start, end, center, half = (np.array(c) for c in zip(*cases))
+    start, end, center, half = (np.array(c) for c in zip(*cases, strict=True))
     obb = classify_segment_obb(start, end, center, IDENTITY, half)
     aabb = classify_segment_aabb(start, end, center - half, center + half)
-    np.testing.assert_array_equal(obb, aabb, err_msg="OBB with identity axes must equal the AABB test")
+    np.testing.assert_array_equal(
+        obb, aabb, err_msg="OBB with identity axes must equal the AABB test"
+    )
     direction = np.where(np.all(end == start, axis=1)[:, None], 1.0, end - start)
     got_obb = intersect_ray_obb(start, direction, center, IDENTITY, half)
     got_aabb = intersect_ray_aabb(start, direction, center - half, center + half)
@@ -141,7 +161,7 @@ def test_identity_axes_obb_equals_the_aabb_test(cases):
 @given(batches(st.tuples(points(dyadic_coords), points(dyadic_coords), points(dyadic_coords),
                          signed_permutation_matrices(), half_sizes_dyadic)))
 def test_permuted_axes_segments_match_the_exact_reference(cases):
-    start, end, center, axes, half = (np.array(c) for c in zip(*cases))
+    start, end, center, axes, half = (np.array(c) for c in zip(*cases, strict=True))
     got = classify_segment_obb(start, end, center, axes, half)
     for i, case in enumerate(cases):
         want = ref.classify_segment_obb(*case)
@@ -155,19 +175,30 @@ def test_permuted_axes_segments_match_the_exact_reference(cases):
 @given(batches(st.tuples(points(dyadic_coords), points(dyadic_coords).filter(nonzero),
                          points(dyadic_coords), signed_permutation_matrices(), half_sizes_dyadic)))
 def test_permuted_axes_rays_match_the_exact_reference(cases):
-    origin, direction, center, axes, half = (np.array(c) for c in zip(*cases))
+    origin, direction, center, axes, half = (np.array(c) for c in zip(*cases, strict=True))
     got = intersect_ray_obb(origin, direction, center, axes, half)
     for i, case in enumerate(cases):
         want = ref.intersect_ray_obb(*case)
         what = f"case {i}: {[c.tolist() for c in case]}"
         assert bool(got.hit[i]) == want.hit, f"{what}: expected hit={want.hit}, got {got.hit[i]}"
-        for g, w, name in ((got.t_enter[i], want.t_enter, "t_enter"), (got.t_exit[i], want.t_exit, "t_exit")):
-            assert ref.t_close(g, w, rel=1e-12, exact_if_representable=True), f"{what}: expected {name}={w}, got {g}"
+        for g, w, name in (
+            (got.t_enter[i], want.t_enter, "t_enter"),
+            (got.t_exit[i], want.t_exit, "t_exit"),
+        ):
+            assert ref.t_close(g, w, rel=1e-12, exact_if_representable=True), (
+                f"{what}: expected {name}={w}, got {g}"
+            )
 
 
-@given(proper_boxes(small_int_coords), signed_permutation_matrices(), points(small_int_coords),
-       st.tuples(points(st.integers(-5, 5).map(float)), points(st.integers(-5, 5).map(float))))
-def test_rigid_obb_from_aabb_equals_the_aabb_test_in_the_box_frame(box, rotation, translation, local_segment):
+@given(
+    proper_boxes(small_int_coords),
+    signed_permutation_matrices(),
+    points(small_int_coords),
+    st.tuples(points(st.integers(-5, 5).map(float)), points(st.integers(-5, 5).map(float))),
+)
+def test_rigid_obb_from_aabb_equals_the_aabb_test_in_the_box_frame(
+    box, rotation, translation, local_segment
+):
     """A segment and box moved together by an exact rigid motion keep their class and t."""
     matrix = rigid_matrix(rotation, translation)
     obb = OBB.from_aabb(AABB(*box), matrix)
@@ -175,7 +206,8 @@ def test_rigid_obb_from_aabb_equals_the_aabb_test_in_the_box_frame(box, rotation
     want = classify_segment_aabb(*local_segment, *box)
     got = classify_segment_obb(start, end, obb.center, obb.axes, obb.half_size)
     assert got is want, (
-        f"local segment {[p.tolist() for p in local_segment]} in {box}: AABB says {want.name}; moved by "
+        f"local segment {[p.tolist() for p in local_segment]} in {box}: AABB says {want.name}; "
+        f"moved by "
         f"rotation {rotation.tolist()} + {translation.tolist()} the OBB says {got.name}"
     )
     if not np.array_equal(*local_segment):
@@ -184,7 +216,7 @@ def test_rigid_obb_from_aabb_equals_the_aabb_test_in_the_box_frame(box, rotation
         world_ray = intersect_ray_obb(start, end - start, obb.center, obb.axes, obb.half_size)
         assert world_ray.hit == local_ray.hit, f"ray: expected {local_ray} as in the box frame"
         if local_ray.hit:
-            for got, exact in zip(world_ray[1:], local_ray[1:]):
+            for got, exact in zip(world_ray[1:], local_ray[1:], strict=True):
                 assert ref.t_close(got, exact, rel=2.0**-51, exact_if_representable=False), (
                     f"ray: expected t within 2 ulps of {local_ray} (box frame), got {world_ray}")
 
@@ -194,7 +226,7 @@ def test_rigid_obb_from_aabb_equals_the_aabb_test_in_the_box_frame(box, rotation
 
 @given(batches(st.tuples(points(), points(), points(), rotations(), half_sizes_generic)))
 def test_rotated_segments_match_the_exact_reference(cases):
-    start, end, center, axes, half = (np.array(c) for c in zip(*cases))
+    start, end, center, axes, half = (np.array(c) for c in zip(*cases, strict=True))
     got = classify_segment_obb(start, end, center, axes, half)
     for i, case in enumerate(cases):
         want = ref.classify_segment_obb(*case)
@@ -203,9 +235,13 @@ def test_rotated_segments_match_the_exact_reference(cases):
             f"got {IntersectionType(int(got[i])).name}")
 
 
-@given(batches(st.tuples(points(), points().filter(nonzero), points(), rotations(), half_sizes_generic)))
+@given(
+    batches(
+        st.tuples(points(), points().filter(nonzero), points(), rotations(), half_sizes_generic)
+    )
+)
 def test_rotated_rays_match_the_exact_reference(cases):
-    origin, direction, center, axes, half = (np.array(c) for c in zip(*cases))
+    origin, direction, center, axes, half = (np.array(c) for c in zip(*cases, strict=True))
     got = intersect_ray_obb(origin, direction, center, axes, half)
     for i, case in enumerate(cases):
         what = (f"case {i}: origin={case[0].tolist()} direction={case[1].tolist()} "
@@ -246,12 +282,14 @@ def rays_near_rotated_faces(draw):
 
 @given(batches(rays_near_rotated_faces()))
 def test_segments_and_rays_grazing_rotated_boxes_match_the_exact_reference(cases):
-    start, end, center, axes, half = (np.array(c) for c in zip(*cases))
+    start, end, center, axes, half = (np.array(c) for c in zip(*cases, strict=True))
     got = classify_segment_obb(start, end, center, axes, half)
     hits = intersect_ray_obb(start, end - start, center, axes, half)
     for i, case in enumerate(cases):
         want = ref.classify_segment_obb(*case)
-        assert got[i] == want, f"case {i}: {[c.tolist() for c in case]}: expected {want}, got {got[i]}"
+        assert got[i] == want, (
+            f"case {i}: {[c.tolist() for c in case]}: expected {want}, got {got[i]}"
+        )
         s, e, c, ax, h = case
         if np.any(e != s):
             ray = ref.intersect_ray_obb(s, e - s, c, ax, h)
@@ -262,19 +300,25 @@ def test_ray_exactly_through_a_rotated_point_box_hits():
     """The ray (0,0,0) + t (0,0,1) passes exactly through the point box at (0,0,5); in any
     rotated float frame the slabs' t values round apart, so it is decided in rationals."""
     axes = pyrr.matrix33.create_from_y_rotation(1.25)
-    got = intersect_ray_obb([0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 5.0], axes, [0.0, 0.0, 0.0])
-    assert ref.intersect_ray_obb([0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 5.0], axes, [0.0] * 3).hit
+    got = intersect_ray_obb(
+        [0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 5.0], axes, [0.0, 0.0, 0.0]
+    )
+    assert ref.intersect_ray_obb(
+        [0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 5.0], axes, [0.0] * 3
+    ).hit
     assert got.hit and got.t_enter == got.t_exit == 5.0, f"expected a hit at t = 5, got {got}"
 
 
 @given(batches(st.tuples(points(), points(), points(), points(), rotations(), half_sizes_generic)))
 def test_rotated_triangles_match_the_exact_reference(cases):
-    v0, v1, v2, center, axes, half = (np.array(c) for c in zip(*cases))
+    v0, v1, v2, center, axes, half = (np.array(c) for c in zip(*cases, strict=True))
     got = triangle_overlaps_obb(v0, v1, v2, center, axes, half)
     assert got.dtype == bool and got.shape == (len(cases),)
     for i, case in enumerate(cases):
         want = ref.triangle_overlaps_obb(*case)
-        assert got[i] == want, f"case {i}: {[c.tolist() for c in case]}: expected {want}, got {got[i]}"
+        assert got[i] == want, (
+            f"case {i}: {[c.tolist() for c in case]}: expected {want}, got {got[i]}"
+        )
 
 
 @st.composite
@@ -291,11 +335,13 @@ def triangles_touching_rotated_boxes(draw):
 
 @given(batches(triangles_touching_rotated_boxes()))
 def test_triangles_grazing_rotated_boxes_match_the_exact_reference(cases):
-    v0, v1, v2, center, axes, half = (np.array(c) for c in zip(*cases))
+    v0, v1, v2, center, axes, half = (np.array(c) for c in zip(*cases, strict=True))
     got = triangle_overlaps_obb(v0, v1, v2, center, axes, half)
     for i, case in enumerate(cases):
         want = ref.triangle_overlaps_obb(*case)
-        assert got[i] == want, f"case {i}: {[c.tolist() for c in case]}: expected {want}, got {got[i]}"
+        assert got[i] == want, (
+            f"case {i}: {[c.tolist() for c in case]}: expected {want}, got {got[i]}"
+        )
 
 
 def test_triangle_obb_with_identity_axes_is_the_aabb_test_on_dyadic_data():
@@ -339,7 +385,9 @@ def test_points_and_triangles_at_rounding_distance_of_a_rotated_box_are_decided_
 def test_from_aabb_of_a_rotation_holds_the_rotation_and_moved_centre(box, rotation, translation):
     obb = OBB.from_aabb(AABB(*box), rigid_matrix(rotation, translation))
     center = (box[0] + box[1]) / 2
-    np.testing.assert_allclose(obb.axes, rotation, rtol=0, atol=1e-15, err_msg="axes = rotation rows")
+    np.testing.assert_allclose(
+        obb.axes, rotation, rtol=0, atol=1e-15, err_msg="axes = rotation rows"
+    )
     np.testing.assert_allclose(obb.center, center @ rotation + translation, rtol=1e-12, atol=1e-12,
                                err_msg="centre = [c, 1] @ M")
     np.testing.assert_array_equal(obb.half_size, (box[1] - box[0]) / 2, err_msg="half sizes kept")
@@ -358,7 +406,9 @@ def test_contains_and_closest_point_are_exact_for_permuted_axes(center, axes, ha
     np.testing.assert_array_equal(got, want, err_msg=f"contains for {pts.tolist()} in {obb}")
     assert obb.contains(pts[0]) is bool(want[0]), "a single point gives a Python bool"
     closest = obb.closest_point(pts)
-    assert all(ref.obb_contains(q, center, axes, half) for q in closest), "closest points lie in the box"
+    assert all(ref.obb_contains(q, center, axes, half) for q in closest), (
+        "closest points lie in the box"
+    )
     np.testing.assert_array_equal(closest[np.array(want)], pts[np.array(want)],
                                   err_msg="a point inside is its own closest point")
 
@@ -372,8 +422,12 @@ def test_corners_and_aabb_of_a_rotated_box(center, axes, half):
     np.testing.assert_allclose(corners, center + (signs * half) @ axes, rtol=0, atol=1e-9,
                                err_msg="corners = center + axes.T @ (+-half)")
     box = obb.aabb()
-    np.testing.assert_allclose(box.min, corners.min(axis=0), rtol=0, atol=1e-9, err_msg="aabb().min")
-    np.testing.assert_allclose(box.max, corners.max(axis=0), rtol=0, atol=1e-9, err_msg="aabb().max")
+    np.testing.assert_allclose(
+        box.min, corners.min(axis=0), rtol=0, atol=1e-9, err_msg="aabb().min"
+    )
+    np.testing.assert_allclose(
+        box.max, corners.max(axis=0), rtol=0, atol=1e-9, err_msg="aabb().max"
+    )
 
 
 @given(points(dyadic_coords), signed_permutation_matrices(), half_sizes_dyadic)
@@ -401,9 +455,13 @@ def test_one_shared_argument_broadcasts_like_the_repeated_rows(shared):
     n = 64
     signs = rng.choice([-1.0, 1.0], (n, 3, 1))
     axes = np.stack([np.eye(3)[rng.permutation(3)] for _ in range(n)]) * signs
-    arguments = {"start": rng.integers(-4, 5, (n, 3)) / 2.0, "end": rng.integers(-4, 5, (n, 3)) / 2.0,
-                 "center": rng.integers(-2, 3, (n, 3)) / 2.0, "axes": axes,
-                 "half_size": rng.integers(0, 4, (n, 3)) / 2.0}
+    arguments = {
+        "start": rng.integers(-4, 5, (n, 3)) / 2.0,
+        "end": rng.integers(-4, 5, (n, 3)) / 2.0,
+        "center": rng.integers(-2, 3, (n, 3)) / 2.0,
+        "axes": axes,
+        "half_size": rng.integers(0, 4, (n, 3)) / 2.0,
+    }
     single = {**arguments, shared: arguments[shared][3]}
     repeated = {**arguments, shared: np.broadcast_to(arguments[shared][3], arguments[shared].shape)}
     np.testing.assert_array_equal(
@@ -414,7 +472,16 @@ def test_one_shared_argument_broadcasts_like_the_repeated_rows(shared):
                          arguments["end"] - arguments["start"])
     ray_arguments = {**arguments, "end": direction}
     single = {**ray_arguments, shared: ray_arguments[shared][3]}
-    repeated = {**ray_arguments, shared: np.broadcast_to(ray_arguments[shared][3], ray_arguments[shared].shape)}
-    for got, want, name in zip(intersect_ray_obb(*single.values()), intersect_ray_obb(*repeated.values()),
-                               ("hit", "t_enter", "t_exit")):
-        np.testing.assert_array_equal(got, want, err_msg=f"ray {name}: one {shared} must act as repeated")
+    repeated = {
+        **ray_arguments,
+        shared: np.broadcast_to(ray_arguments[shared][3], ray_arguments[shared].shape),
+    }
+    for got, want, name in zip(
+        intersect_ray_obb(*single.values()),
+        intersect_ray_obb(*repeated.values()),
+        ("hit", "t_enter", "t_exit"),
+        strict=True,
+    ):
+        np.testing.assert_array_equal(
+            got, want, err_msg=f"ray {name}: one {shared} must act as repeated"
+        )

@@ -7,14 +7,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest_strategies import (
-    boxes,
-    dyadic_coords,
-    points,
-    signed_permutation_matrices,
-    signed_zero_directions,
-    small_int_coords,
-)
 from geometry import (
     AABB,
     OBB,
@@ -28,6 +20,14 @@ from geometry import (
     intersect_ray_obb,
     triangle_overlaps_aabb,
 )
+from tests.strategies import (
+    boxes,
+    dyadic_coords,
+    points,
+    signed_permutation_matrices,
+    signed_zero_directions,
+    small_int_coords,
+)
 
 half_sizes = points(st.integers(0, 8).map(lambda k: k / 4.0))
 
@@ -36,13 +36,24 @@ half_sizes = points(st.integers(0, 8).map(lambda k: k / 4.0))
 def test_segment_classify_aabb_equals_the_function_and_ignores_direction(start, end, box):
     segment = Segment(start, end)
     want = classify_segment_aabb(start, end, *box)
-    assert segment.classify(AABB(*box)) is want, f"Segment.classify vs function: expected {want.name}"
-    assert segment.reversed().classify(AABB(*box)) is want, f"reversed segment: expected {want.name}"
-    np.testing.assert_array_equal(segment.reversed().start, end, err_msg="reversed() swaps the endpoints")
+    assert segment.classify(AABB(*box)) is want, (
+        f"Segment.classify vs function: expected {want.name}"
+    )
+    assert segment.reversed().classify(AABB(*box)) is want, (
+        f"reversed segment: expected {want.name}"
+    )
+    np.testing.assert_array_equal(
+        segment.reversed().start, end, err_msg="reversed() swaps the endpoints"
+    )
 
 
-@given(points(dyadic_coords), points(dyadic_coords), points(dyadic_coords), signed_permutation_matrices(),
-       half_sizes)
+@given(
+    points(dyadic_coords),
+    points(dyadic_coords),
+    points(dyadic_coords),
+    signed_permutation_matrices(),
+    half_sizes,
+)
 def test_segment_classify_obb_equals_the_function(start, end, center, axes, half):
     want = classify_segment_obb(start, end, center, axes, half)
     got = Segment(start, end).classify(OBB(center, axes, half))
@@ -52,8 +63,11 @@ def test_segment_classify_obb_equals_the_function(start, end, center, axes, half
 def test_batched_segment_classifies_per_row():
     segment = Segment([[0.5, 1.0, 1.0], [-1.0, 1.0, 1.0], [5.0, 5.0, 5.0]], [1.5, 1.0, 1.0])
     got = segment.classify(AABB([0.0, 0.0, 0.0], [2.0, 2.0, 2.0]))
-    np.testing.assert_array_equal(got, [IntersectionType.INCLUDE, IntersectionType.INTERSECT,
-                                        IntersectionType.INTERSECT], err_msg="one class per segment")
+    np.testing.assert_array_equal(
+        got,
+        [IntersectionType.INCLUDE, IntersectionType.INTERSECT, IntersectionType.INTERSECT],
+        err_msg="one class per segment",
+    )
 
 
 @given(points(small_int_coords), signed_zero_directions(), boxes(small_int_coords, empty=True),
@@ -64,8 +78,13 @@ def test_ray_intersect_aabb_equals_the_function(origin, direction, box, limits):
     assert got == want, f"Ray.intersect(AABB): expected {want}, got {got}"
 
 
-@given(points(dyadic_coords), signed_zero_directions(), points(dyadic_coords), signed_permutation_matrices(),
-       half_sizes)
+@given(
+    points(dyadic_coords),
+    signed_zero_directions(),
+    points(dyadic_coords),
+    signed_permutation_matrices(),
+    half_sizes,
+)
 def test_ray_intersect_obb_equals_the_function(origin, direction, center, axes, half):
     want = intersect_ray_obb(origin, direction, center, axes, half)
     got = Ray(origin, direction).intersect(OBB(center, axes, half))
@@ -74,8 +93,12 @@ def test_ray_intersect_obb_equals_the_function(origin, direction, center, axes, 
 
 def test_ray_defaults_and_at():
     ray = Ray([1.0, 2.0, 3.0], [0.5, -1.0, 0.0])
-    assert ray.t_min == 0.0 and ray.t_max == np.inf, f"defaults t_min=0, t_max=inf, got {ray.t_min}, {ray.t_max}"
-    np.testing.assert_array_equal(ray.at(2.0), [2.0, 0.0, 3.0], err_msg="at(t) = origin + t direction")
+    assert ray.t_min == 0.0 and ray.t_max == np.inf, (
+        f"defaults t_min=0, t_max=inf, got {ray.t_min}, {ray.t_max}"
+    )
+    np.testing.assert_array_equal(
+        ray.at(2.0), [2.0, 0.0, 3.0], err_msg="at(t) = origin + t direction"
+    )
     np.testing.assert_array_equal(ray.at(np.array([0.0, 4.0])), [[1.0, 2.0, 3.0], [3.0, -2.0, 3.0]],
                                   err_msg="at() of (N,) t is (N, 3)")
 
@@ -85,11 +108,20 @@ def test_ray_hit_point_lies_on_the_box():
     ray = Ray([-1.0, 0.5, 1.0], [2.0, 0.25, 0.0])
     hit, t_enter, t_exit = ray.intersect(box)
     assert hit, "the ray crosses the box"
-    np.testing.assert_array_equal(ray.at(t_enter), [0.0, 0.625, 1.0], err_msg="entry point on the face x = 0")
-    np.testing.assert_array_equal(ray.at(t_exit), [2.0, 0.875, 1.0], err_msg="exit point on the face x = 2")
+    np.testing.assert_array_equal(
+        ray.at(t_enter), [0.0, 0.625, 1.0], err_msg="entry point on the face x = 0"
+    )
+    np.testing.assert_array_equal(
+        ray.at(t_exit), [2.0, 0.875, 1.0], err_msg="exit point on the face x = 2"
+    )
 
 
-@given(points(small_int_coords), points(small_int_coords), points(small_int_coords), boxes(small_int_coords))
+@given(
+    points(small_int_coords),
+    points(small_int_coords),
+    points(small_int_coords),
+    boxes(small_int_coords),
+)
 def test_triangle_overlaps_equals_the_function(v0, v1, v2, box):
     want = triangle_overlaps_aabb(v0, v1, v2, *box)
     triangle = Triangle(v0, v1, v2)

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import exact_reference as ref
-from conftest_strategies import (
+from geometry import RayHit, classify_segment_aabb, intersect_ray_aabb
+from tests.geometry import exact_reference as ref
+from tests.strategies import (
     batches,
     boxes,
     boxes_across_chunks,
@@ -22,7 +23,6 @@ from conftest_strategies import (
     signed_zero_directions,
     small_int_coords,
 )
-from geometry import RayHit, classify_segment_aabb, intersect_ray_aabb
 
 # every test here runs with the compiled slab passes and with numpy only
 pytestmark = pytest.mark.usefixtures("each_backend")
@@ -53,12 +53,15 @@ def assert_hit_matches(got, want, what, *, rel=T_REL, exact_if_representable=Fal
 def assert_batch_matches_reference(cases, *, exact_if_representable, rel=T_REL):
     """Intersect `cases` [(origin, direction, box_min, box_max, t_min, t_max)] in one batched
     call and compare every row with the exact reference."""
-    origin, direction, box_min, box_max, t_min, t_max = (np.array(c) for c in zip(*cases))
+    origin, direction, box_min, box_max, t_min, t_max = (
+        np.array(c) for c in zip(*cases, strict=True)
+    )
     got = intersect_ray_aabb(origin, direction, box_min, box_max, t_min=t_min, t_max=t_max)
     assert isinstance(got, RayHit), f"expected a RayHit, got {type(got)}"
     n = len(cases)
     assert got.hit.shape == got.t_enter.shape == got.t_exit.shape == (n,), (
-        f"expected three arrays of shape ({n},), got {got.hit.shape} {got.t_enter.shape} {got.t_exit.shape}"
+        f"expected three arrays of shape ({n},), got {got.hit.shape} {got.t_enter.shape} "
+        f"{got.t_exit.shape}"
     )
     assert got.hit.dtype == bool and got.t_enter.dtype == np.float64, (
         f"expected bool / float64 arrays, got {got.hit.dtype} / {got.t_enter.dtype}"
@@ -101,7 +104,11 @@ def test_t_is_measured_in_units_of_the_direction():
 
 def test_ray_starting_inside_enters_at_t_min():
     assert intersect_ray_aabb([1.0, 1.0, 1.0], [0.0, 0.0, -2.0], *BOX) == (True, 0.0, 0.5)
-    assert intersect_ray_aabb([1.0, 1.0, 1.0], [0.0, 0.0, -2.0], *BOX, t_min=0.25) == (True, 0.25, 0.5)
+    assert intersect_ray_aabb([1.0, 1.0, 1.0], [0.0, 0.0, -2.0], *BOX, t_min=0.25) == (
+        True,
+        0.25,
+        0.5,
+    )
 
 
 def test_miss_gives_infinite_t():
@@ -111,12 +118,24 @@ def test_miss_gives_infinite_t():
 
 def test_ray_pointing_away_misses_but_its_line_does_not():
     assert intersect_ray_aabb([3.0, 1.0, 1.0], [1.0, 0.0, 0.0], *BOX) == (False, INF, INF)
-    assert intersect_ray_aabb([3.0, 1.0, 1.0], [1.0, 0.0, 0.0], *BOX, t_min=-INF) == (True, -3.0, -1.0)
+    assert intersect_ray_aabb([3.0, 1.0, 1.0], [1.0, 0.0, 0.0], *BOX, t_min=-INF) == (
+        True,
+        -3.0,
+        -1.0,
+    )
 
 
 def test_t_max_ending_exactly_on_the_entry_face_is_a_touching_hit():
-    assert intersect_ray_aabb([-1.0, 1.0, 1.0], [1.0, 0.0, 0.0], *BOX, t_max=1.0) == (True, 1.0, 1.0)
-    assert intersect_ray_aabb([-1.0, 1.0, 1.0], [1.0, 0.0, 0.0], *BOX, t_max=0.5) == (False, INF, INF)
+    assert intersect_ray_aabb([-1.0, 1.0, 1.0], [1.0, 0.0, 0.0], *BOX, t_max=1.0) == (
+        True,
+        1.0,
+        1.0,
+    )
+    assert intersect_ray_aabb([-1.0, 1.0, 1.0], [1.0, 0.0, 0.0], *BOX, t_max=0.5) == (
+        False,
+        INF,
+        INF,
+    )
 
 
 def test_ray_with_negative_zero_direction_and_origin_on_a_slab_plane():
@@ -188,12 +207,16 @@ def test_rays_from_slab_planes_with_signed_zero_directions_match_the_reference(c
 
 @given(batches(ray_cases(generic_coords)))
 def test_results_are_never_nan_and_ordered(cases):
-    origin, direction, box_min, box_max, t_min, t_max = (np.array(c) for c in zip(*cases))
+    origin, direction, box_min, box_max, t_min, t_max = (
+        np.array(c) for c in zip(*cases, strict=True)
+    )
     hit, t_enter, t_exit = intersect_ray_aabb(origin, direction, box_min, box_max,
                                               t_min=t_min, t_max=t_max)
     assert not np.isnan(t_enter).any() and not np.isnan(t_exit).any(), "t must never be NaN"
     assert np.all(t_enter[hit] <= t_exit[hit]), "on a hit t_enter <= t_exit"
-    assert np.all((t_enter[hit] >= t_min[hit]) & (t_exit[hit] <= t_max[hit])), "t within [t_min, t_max]"
+    assert np.all((t_enter[hit] >= t_min[hit]) & (t_exit[hit] <= t_max[hit])), (
+        "t within [t_min, t_max]"
+    )
     assert np.all(np.isposinf(t_enter[~hit]) & np.isposinf(t_exit[~hit])), "a miss has t = +inf"
 
 
@@ -206,14 +229,17 @@ def test_segment_meets_box_iff_ray_start_to_end_hits_within_t_1(cases):
         ray = intersect_ray_aabb(start, end - start, box_min, box_max, t_max=1.0)
         segment = classify_segment_aabb(start, end, box_min, box_max)
         assert ray.hit == (segment != 0), (
-            f"start={start.tolist()} end={end.tolist()} box={box_min.tolist()}..{box_max.tolist()}: "
+            f"start={start.tolist()} end={end.tolist()} "
+            f"box={box_min.tolist()}..{box_max.tolist()}: "
             f"segment class {segment.name} but ray hit={ray.hit}"
         )
 
 
 @given(batches(ray_cases(small_int_coords, direction=signed_zero_directions()), max_size=12))
 def test_batched_call_equals_single_calls(cases):
-    origin, direction, box_min, box_max, t_min, t_max = (np.array(c) for c in zip(*cases))
+    origin, direction, box_min, box_max, t_min, t_max = (
+        np.array(c) for c in zip(*cases, strict=True)
+    )
     batched = intersect_ray_aabb(origin, direction, box_min, box_max, t_min=t_min, t_max=t_max)
     for i, case in enumerate(cases):
         single = intersect_ray_aabb(*case[:4], t_min=case[4], t_max=case[5])
@@ -226,7 +252,7 @@ def test_batched_call_equals_single_calls(cases):
 @given(batches(ray_cases(generic_coords, box_strategy=boxes(generic_coords)), max_size=12))
 def test_float32_inputs_give_float32_t_for_their_float32_values(cases):
     cases32 = [tuple(np.asarray(x, dtype=np.float32) for x in case[:4]) for case in cases]
-    origin, direction, box_min, box_max = (np.array(c) for c in zip(*cases32))
+    origin, direction, box_min, box_max = (np.array(c) for c in zip(*cases32, strict=True))
     got = intersect_ray_aabb(origin, direction, box_min, box_max)
     assert got.t_enter.dtype == np.float32 and got.t_exit.dtype == np.float32, (
         f"expected float32 t for float32 input, got {got.t_enter.dtype} / {got.t_exit.dtype}"
@@ -252,7 +278,9 @@ def test_batches_across_chunk_boundaries_match_the_reference(n):
     got = intersect_ray_aabb(origin, direction, box_min, box_max)
     assert got.hit.shape == (n,), f"expected shape ({n},), got {got.hit.shape}"
     edges = {k * 32768 + d for k in range(n // 32768 + 1) for d in (-2, -1, 0, 1)}
-    sample = sorted(i for i in edges | {0, n - 1} | set(rng.integers(0, n, 200).tolist()) if 0 <= i < n)
+    sample = sorted(
+        i for i in edges | {0, n - 1} | set(rng.integers(0, n, 200).tolist()) if 0 <= i < n
+    )
     for i in sample:
         want = ref.intersect_ray_aabb(origin[i], direction[i], box_min[i], box_max[i])
         assert_hit_matches((got.hit[i], got.t_enter[i], got.t_exit[i]), want,
@@ -283,13 +311,17 @@ def test_one_ray_against_batches_across_chunk_boundaries(dtype, extra):
         assert got.t_enter.dtype == dtype and got.hit.shape == (n,), f"{name}: {got.t_enter.dtype}"
         per_row = intersect_ray_aabb(np.broadcast_to(origin, (n, 3)), direction, box_min, box_max,
                                      t_min=t_min, t_max=t_max)
-        for field, g, w in zip(("hit", "t_enter", "t_exit"), got, per_row):
+        for field, g, w in zip(("hit", "t_enter", "t_exit"), got, per_row, strict=True):
             np.testing.assert_array_equal(g, w, err_msg=f"{name}: {field}, shared vs per-row ray")
         for i in sample:
             want = ref.intersect_ray_aabb(origin, direction, box_min[i], box_max[i], t_min, t_max)
-            assert_hit_matches((got.hit[i], got.t_enter[i], got.t_exit[i]), want,
-                               f"{name}, {dtype.__name__}, N={n}, row {i}",
-                               rel=1e-5 if dtype is np.float32 else T_REL, exact_if_representable=True)
+            assert_hit_matches(
+                (got.hit[i], got.t_enter[i], got.t_exit[i]),
+                want,
+                f"{name}, {dtype.__name__}, N={n}, row {i}",
+                rel=1e-5 if dtype is np.float32 else T_REL,
+                exact_if_representable=True,
+            )
 
 
 @pytest.mark.parametrize("shared", ["origin", "direction", "box_min", "box_max"])
@@ -302,7 +334,15 @@ def test_one_shared_argument_broadcasts_like_the_repeated_rows(shared):
                  "box_min": np.minimum(a, b), "box_max": np.maximum(a, b)}
     single = {**arguments, shared: arguments[shared][3]}
     repeated = {**arguments, shared: np.broadcast_to(arguments[shared][3], (64, 3))}
-    for got, want, name in zip(intersect_ray_aabb(*single.values()), intersect_ray_aabb(*repeated.values()),
-                               ("hit", "t_enter", "t_exit")):
-        np.testing.assert_array_equal(got, want, err_msg=f"{name}: one {shared} of shape (3,) must act "
-                                                         "as that row repeated for every item")
+    for got, want, name in zip(
+        intersect_ray_aabb(*single.values()),
+        intersect_ray_aabb(*repeated.values()),
+        ("hit", "t_enter", "t_exit"),
+        strict=True,
+    ):
+        np.testing.assert_array_equal(
+            got,
+            want,
+            err_msg=f"{name}: one {shared} of shape (3,) must act "
+            "as that row repeated for every item",
+        )

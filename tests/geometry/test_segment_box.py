@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import exact_reference as ref
-from conftest_strategies import (
+from geometry import IntersectionType, classify_segment_aabb
+from tests.geometry import exact_reference as ref
+from tests.strategies import (
     batches,
     boxes,
     boxes_across_chunks,
@@ -20,19 +21,22 @@ from conftest_strategies import (
     segments_touching,
     small_int_coords,
 )
-from geometry import IntersectionType, classify_segment_aabb
 
 # every test here runs with the compiled slab passes and with numpy only
 pytestmark = pytest.mark.usefixtures("each_backend")
 
-NONE, INTERSECT, INCLUDE = IntersectionType.NONE, IntersectionType.INTERSECT, IntersectionType.INCLUDE
+NONE, INTERSECT, INCLUDE = (
+    IntersectionType.NONE,
+    IntersectionType.INTERSECT,
+    IntersectionType.INCLUDE,
+)
 BOX = ([0.0, 0.0, 0.0], [2.0, 2.0, 2.0])
 
 
 def assert_batch_matches_reference(cases):
     """Classify `cases` [(start, end, box_min, box_max), ...] in one batched call and compare
     every row with the exact reference."""
-    start, end, box_min, box_max = (np.array(column) for column in zip(*cases))
+    start, end, box_min, box_max = (np.array(column) for column in zip(*cases, strict=True))
     got = classify_segment_aabb(start, end, box_min, box_max)
     assert got.shape == (len(cases),) and got.dtype == np.int8, (
         f"expected an int8 array of shape ({len(cases)},), got {got.dtype} {got.shape}"
@@ -239,10 +243,12 @@ def test_reversing_a_segment_never_changes_its_class(case):
 
 @given(batches(segment_and_box(free_segments(small_int_coords)), max_size=12))
 def test_batched_call_equals_single_calls(cases):
-    start, end, box_min, box_max = (np.array(column) for column in zip(*cases))
+    start, end, box_min, box_max = (np.array(column) for column in zip(*cases, strict=True))
     batched = classify_segment_aabb(start, end, box_min, box_max)
     singles = [classify_segment_aabb(*case) for case in cases]
-    assert all(type(s) is IntersectionType for s in singles), f"expected IntersectionType, got {singles}"
+    assert all(type(s) is IntersectionType for s in singles), (
+        f"expected IntersectionType, got {singles}"
+    )
     np.testing.assert_array_equal(batched, np.array(singles, dtype=np.int8),
                                   err_msg="batched classes must equal the one-by-one classes")
 
@@ -250,12 +256,14 @@ def test_batched_call_equals_single_calls(cases):
 @given(batches(segment_and_box(free_segments(generic_coords), coords=generic_coords), max_size=12))
 def test_float32_inputs_are_classified_exactly_for_their_float32_values(cases):
     cases32 = [tuple(np.asarray(x, dtype=np.float32) for x in case) for case in cases]
-    start, end, box_min, box_max = (np.array(column) for column in zip(*cases32))
+    start, end, box_min, box_max = (np.array(column) for column in zip(*cases32, strict=True))
     got = classify_segment_aabb(start, end, box_min, box_max)
     assert got.dtype == np.int8, f"expected int8 classes for float32 input, got {got.dtype}"
     for i, case in enumerate(cases32):
         want = ref.classify_segment_aabb(*case)
-        assert got[i] == want, f"float32 case {[c.tolist() for c in case]}: expected {want}, got {got[i]}"
+        assert got[i] == want, (
+            f"float32 case {[c.tolist() for c in case]}: expected {want}, got {got[i]}"
+        )
 
 
 # --- chunk boundaries ----------------------------------------------------------------------
@@ -322,8 +330,10 @@ def test_one_segment_against_batches_across_chunk_boundaries(dtype, extra):
         np.testing.assert_array_equal(got, per_row, err_msg=f"{name}: shared vs per-row segment")
         for i in sample:
             want = ref.classify_segment_aabb(start, end, box_min[i], box_max[i])
-            assert got[i] == want, (f"{name}, {dtype.__name__}, N={n}, row {i}: box "
-                                    f"{box_min[i].tolist()}..{box_max[i].tolist()}: expected {want}, got {got[i]}")
+            assert got[i] == want, (
+                f"{name}, {dtype.__name__}, N={n}, row {i}: box "
+                f"{box_min[i].tolist()}..{box_max[i].tolist()}: expected {want}, got {got[i]}"
+            )
 
 
 @pytest.mark.parametrize("shared", ["start", "end", "box_min", "box_max"])

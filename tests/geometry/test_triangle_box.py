@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import exact_reference as ref
-from conftest_strategies import (
+from geometry import classify_segment_aabb, triangle_overlaps_aabb
+from tests.geometry import exact_reference as ref
+from tests.strategies import (
     batches,
     boxes,
     dyadic_coords,
@@ -20,7 +21,6 @@ from conftest_strategies import (
     points_on_boundary,
     small_int_coords,
 )
-from geometry import classify_segment_aabb, triangle_overlaps_aabb
 
 # batches run compiled and interpreted: the answers must be the same
 pytestmark = pytest.mark.usefixtures("each_backend")
@@ -31,7 +31,7 @@ INF = np.inf
 
 def assert_batch_matches_reference(cases):
     """Test `cases` [(v0, v1, v2, box_min, box_max)] in one batched call against the reference."""
-    v0, v1, v2, box_min, box_max = (np.array(c) for c in zip(*cases))
+    v0, v1, v2, box_min, box_max = (np.array(c) for c in zip(*cases, strict=True))
     got = triangle_overlaps_aabb(v0, v1, v2, box_min, box_max)
     assert got.shape == (len(cases),) and got.dtype == bool, (
         f"expected a bool array of shape ({len(cases)},), got {got.dtype} {got.shape}"
@@ -81,7 +81,10 @@ def test_triangle_far_away_does_not_overlap():
 
 
 def test_triangle_spanning_the_box_without_a_vertex_inside_overlaps():
-    assert triangle_overlaps_aabb([-5.0, -5.0, 1.0], [10.0, -5.0, 1.0], [-5.0, 10.0, 1.0], *BOX) is True
+    assert (
+        triangle_overlaps_aabb([-5.0, -5.0, 1.0], [10.0, -5.0, 1.0], [-5.0, 10.0, 1.0], *BOX)
+        is True
+    )
 
 
 def test_triangle_touching_a_corner_with_a_vertex_overlaps():
@@ -90,8 +93,12 @@ def test_triangle_touching_a_corner_with_a_vertex_overlaps():
 
 def test_triangle_whose_edge_touches_a_box_edge_overlaps():
     # the edge v0-v1 lies on x + y = 0 (z = 1) and meets the box only at (0, 0, 1)
-    assert triangle_overlaps_aabb([-1.0, 1.0, 1.0], [1.0, -1.0, 1.0], [-2.0, -2.0, 1.0], *BOX) is True
-    assert triangle_overlaps_aabb([-1.0, 0.0, 1.0], [0.0, -1.0, 1.0], [-2.0, -2.0, 1.0], *BOX) is False
+    assert (
+        triangle_overlaps_aabb([-1.0, 1.0, 1.0], [1.0, -1.0, 1.0], [-2.0, -2.0, 1.0], *BOX) is True
+    )
+    assert (
+        triangle_overlaps_aabb([-1.0, 0.0, 1.0], [0.0, -1.0, 1.0], [-2.0, -2.0, 1.0], *BOX) is False
+    )
 
 
 def test_triangle_whose_plane_touches_a_box_corner_overlaps():
@@ -99,7 +106,9 @@ def test_triangle_whose_plane_touches_a_box_corner_overlaps():
     unit = ([0.0, 0.0, 0.0], [1.0, 1.0, 1.0])
     assert triangle_overlaps_aabb([3.0, 0.0, 0.0], [0.0, 3.0, 0.0], [0.0, 0.0, 3.0], *unit) is True
     smaller = ([0.0, 0.0, 0.0], [1.0, 1.0, 0.75])
-    assert triangle_overlaps_aabb([3.0, 0.0, 0.0], [0.0, 3.0, 0.0], [0.0, 0.0, 3.0], *smaller) is False
+    assert (
+        triangle_overlaps_aabb([3.0, 0.0, 0.0], [0.0, 3.0, 0.0], [0.0, 0.0, 3.0], *smaller) is False
+    )
 
 
 def test_triangle_separated_only_by_an_edge_cross_axis_does_not_overlap():
@@ -108,7 +117,9 @@ def test_triangle_separated_only_by_an_edge_cross_axis_does_not_overlap():
 
 
 def test_triangle_lying_in_a_face_overlaps():
-    assert triangle_overlaps_aabb([-1.0, -1.0, 2.0], [3.0, -1.0, 2.0], [-1.0, 3.0, 2.0], *BOX) is True
+    assert (
+        triangle_overlaps_aabb([-1.0, -1.0, 2.0], [3.0, -1.0, 2.0], [-1.0, 3.0, 2.0], *BOX) is True
+    )
 
 
 def test_degenerate_triangles_are_segments_or_points():
@@ -116,7 +127,9 @@ def test_degenerate_triangles_are_segments_or_points():
     assert triangle_overlaps_aabb([-1.0, 1.0, 1.0], [3.0, 1.0, 1.0], [1.0, 1.0, 1.0], *BOX) is True
     assert triangle_overlaps_aabb([-1.0, 3.0, 1.0], [3.0, 3.0, 1.0], [5.0, 3.0, 1.0], *BOX) is False
     # collinear with its middle vertex listed last, crossing the box between the outer two
-    assert triangle_overlaps_aabb([-1.0, -1.0, -1.0], [3.0, 3.0, 3.0], [5.0, 5.0, 5.0], *BOX) is True
+    assert (
+        triangle_overlaps_aabb([-1.0, -1.0, -1.0], [3.0, 3.0, 3.0], [5.0, 5.0, 5.0], *BOX) is True
+    )
     # a point inside, on the boundary, outside
     for point, want in (([1.0] * 3, True), ([2.0, 1.0, 0.0], True), ([2.5, 1.0, 1.0], False)):
         got = triangle_overlaps_aabb(point, point, point, *BOX)
@@ -175,7 +188,8 @@ def test_degenerate_triangles_match_the_segment_through_their_vertices(cases):
         got = triangle_overlaps_aabb(v0, v1, v2, box_min, box_max)
         assert got == segments_meet, (
             f"collinear v0={v0.tolist()} v1={v1.tolist()} v2={v2.tolist()} box="
-            f"{box_min.tolist()}..{box_max.tolist()}: segments meet the box: {segments_meet}, got {got}"
+            f"{box_min.tolist()}..{box_max.tolist()}: segments meet the box: {segments_meet}, "
+            f"got {got}"
         )
 
 
@@ -196,21 +210,25 @@ def test_vertex_order_never_changes_the_answer(case):
 
 @given(batches(triangle_and_box(free_vertices(small_int_coords), boxes()), max_size=12))
 def test_batched_call_equals_single_calls(cases):
-    v0, v1, v2, box_min, box_max = (np.array(c) for c in zip(*cases))
+    v0, v1, v2, box_min, box_max = (np.array(c) for c in zip(*cases, strict=True))
     batched = triangle_overlaps_aabb(v0, v1, v2, box_min, box_max)
     singles = [triangle_overlaps_aabb(*case) for case in cases]
     assert all(type(s) is bool for s in singles), f"expected Python bools, got {singles}"
-    np.testing.assert_array_equal(batched, singles, err_msg="batched answers must equal single answers")
+    np.testing.assert_array_equal(
+        batched, singles, err_msg="batched answers must equal single answers"
+    )
 
 
 @given(batches(triangle_and_box(free_vertices(generic_coords), boxes(generic_coords)), max_size=12))
 def test_float32_inputs_are_answered_for_their_float32_values(cases):
     cases32 = [tuple(np.asarray(x, dtype=np.float32) for x in case) for case in cases]
-    v0, v1, v2, box_min, box_max = (np.array(c) for c in zip(*cases32))
+    v0, v1, v2, box_min, box_max = (np.array(c) for c in zip(*cases32, strict=True))
     got = triangle_overlaps_aabb(v0, v1, v2, box_min, box_max)
     for i, case in enumerate(cases32):
         want = ref.triangle_overlaps_aabb(*case)
-        assert got[i] == want, f"float32 case {[c.tolist() for c in case]}: expected {want}, got {got[i]}"
+        assert got[i] == want, (
+            f"float32 case {[c.tolist() for c in case]}: expected {want}, got {got[i]}"
+        )
 
 
 # --- chunk boundaries ----------------------------------------------------------------------
@@ -225,7 +243,9 @@ def test_batches_across_chunk_boundaries_match_the_reference(n):
     got = triangle_overlaps_aabb(v0, v1, v2, box_min, box_max)
     assert got.shape == (n,), f"expected shape ({n},), got {got.shape}"
     edges = {k * 32768 + d for k in range(n // 32768 + 1) for d in (-2, -1, 0, 1)}
-    sample = sorted(i for i in edges | {0, n - 1} | set(rng.integers(0, n, 200).tolist()) if 0 <= i < n)
+    sample = sorted(
+        i for i in edges | {0, n - 1} | set(rng.integers(0, n, 200).tolist()) if 0 <= i < n
+    )
     for i in sample:
         want = ref.triangle_overlaps_aabb(v0[i], v1[i], v2[i], box_min[i], box_max[i])
         assert got[i] == want, (
@@ -239,7 +259,13 @@ def test_one_shared_argument_broadcasts_like_the_repeated_rows(shared):
     rng = np.random.default_rng(13)
     a, b = rng.integers(-2, 3, (2, 64, 3)).astype(np.float64)
     v0, v1, v2 = rng.integers(-4, 5, (3, 64, 3)).astype(np.float64)
-    arguments = {"v0": v0, "v1": v1, "v2": v2, "box_min": np.minimum(a, b), "box_max": np.maximum(a, b)}
+    arguments = {
+        "v0": v0,
+        "v1": v1,
+        "v2": v2,
+        "box_min": np.minimum(a, b),
+        "box_max": np.maximum(a, b),
+    }
     single = {**arguments, shared: arguments[shared][3]}
     repeated = {**arguments, shared: np.broadcast_to(arguments[shared][3], (64, 3))}
     np.testing.assert_array_equal(
@@ -258,7 +284,11 @@ def test_regression_float32_triangle_with_a_vertex_on_a_point_box_overlaps():
 
 def test_regression_vertex_order_with_a_vertex_on_a_flat_box():
     # found by hypothesis at f1bdf7d: two of the six vertex orders answered False
-    verts = [np.array(v) for v in ([0.0, 0.0, 91.17405079648734], [0.0, 1.5, 0.0], [15.0, 0.0, 1.0])]
+    verts = [
+        np.array(v) for v in ([0.0, 0.0, 91.17405079648734], [0.0, 1.5, 0.0], [15.0, 0.0, 1.0])
+    ]
     for order in itertools.permutations(verts):
         got = triangle_overlaps_aabb(*order, [0.0, 1.5, 0.0], [0.0, 2.0, 0.0])
-        assert got is True, f"vertex (0, 1.5, 0) is the box's min corner: expected True for order {order}"
+        assert got is True, (
+            f"vertex (0, 1.5, 0) is the box's min corner: expected True for order {order}"
+        )

@@ -25,16 +25,30 @@ H = [1.0, 1.0, 1.0]
 
 #: name -> (function, good arguments in order, keyword options)
 FUNCTIONS = {
-    "classify_segment_aabb": (classify_segment_aabb, {"start": P, "end": Q, "box_min": LO, "box_max": HI}),
-    "classify_segment_obb": (classify_segment_obb,
-                             {"start": P, "end": Q, "center": P, "axes": I3, "half_size": H}),
-    "intersect_ray_aabb": (intersect_ray_aabb, {"origin": P, "direction": Q, "box_min": LO, "box_max": HI}),
-    "intersect_ray_obb": (intersect_ray_obb,
-                          {"origin": P, "direction": Q, "center": P, "axes": I3, "half_size": H}),
-    "triangle_overlaps_aabb": (triangle_overlaps_aabb,
-                               {"v0": P, "v1": Q, "v2": HI, "box_min": LO, "box_max": HI}),
-    "triangle_overlaps_obb": (triangle_overlaps_obb,
-                              {"v0": P, "v1": Q, "v2": HI, "center": P, "axes": I3, "half_size": H}),
+    "classify_segment_aabb": (
+        classify_segment_aabb,
+        {"start": P, "end": Q, "box_min": LO, "box_max": HI},
+    ),
+    "classify_segment_obb": (
+        classify_segment_obb,
+        {"start": P, "end": Q, "center": P, "axes": I3, "half_size": H},
+    ),
+    "intersect_ray_aabb": (
+        intersect_ray_aabb,
+        {"origin": P, "direction": Q, "box_min": LO, "box_max": HI},
+    ),
+    "intersect_ray_obb": (
+        intersect_ray_obb,
+        {"origin": P, "direction": Q, "center": P, "axes": I3, "half_size": H},
+    ),
+    "triangle_overlaps_aabb": (
+        triangle_overlaps_aabb,
+        {"v0": P, "v1": Q, "v2": HI, "box_min": LO, "box_max": HI},
+    ),
+    "triangle_overlaps_obb": (
+        triangle_overlaps_obb,
+        {"v0": P, "v1": Q, "v2": HI, "center": P, "axes": I3, "half_size": H},
+    ),
 }
 
 
@@ -85,8 +99,11 @@ def test_shapes_that_do_not_broadcast_name_an_argument(function_name, name):
 
 
 @pytest.mark.parametrize("function_name", ["intersect_ray_aabb", "intersect_ray_obb"])
-@pytest.mark.parametrize("direction", [[0.0, 0.0, 0.0], [-0.0, 0.0, -0.0], [[1.0, 0.0, 0.0], [0.0, -0.0, 0.0]]],
-                         ids=["+0", "-0", "one-row-of-a-batch"])
+@pytest.mark.parametrize(
+    "direction",
+    [[0.0, 0.0, 0.0], [-0.0, 0.0, -0.0], [[1.0, 0.0, 0.0], [0.0, -0.0, 0.0]]],
+    ids=["+0", "-0", "one-row-of-a-batch"],
+)
 def test_zero_ray_direction_is_rejected(function_name, direction):
     with pytest.raises(ValueError, match="direction"):
         call(function_name, direction=np.array(direction))

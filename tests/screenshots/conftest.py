@@ -13,16 +13,9 @@ Model: moderngl's ``tests/conftest.py`` (one standalone context for the session)
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:  # our helper modules (screenshot_compare, screenshot_helpers)
-    sys.path.insert(0, str(HERE))
-
-from screenshot_compare import update_requested  # noqa: E402
+from tests.screenshots.screenshot_compare import update_requested
 
 EGL_HINT = "install Mesa's EGL and llvmpipe: apt-get install libegl1 libgl1-mesa-dri"
 
@@ -54,7 +47,7 @@ def reset_app(app, scene_name: str = "blog", size=(400, 300)):
     """Load a preset and put every toggle, the camera and the input state back to the start."""
     from app.headless import headless_app
     from app.scene import resolve_scene
-    from screenshot_helpers import resize_headless
+    from tests.screenshots.screenshot_helpers import resize_headless
 
     resize_headless(size)
     app = headless_app(resolve_scene(scene_name), size)

@@ -1,6 +1,7 @@
 """Run the demo in a REAL pyglet window through the app's own main loop (app.loop), press the
 screenshot key and Esc through pyglet's event dispatch, and exit. Used by test_real_window.py
-as ``python real_window_driver.py OUT_DIR [SCREENSHOT_AT [QUIT_AT]]`` under X (Xvfb in CI).
+as ``python -m tests.screenshots.real_window_driver OUT_DIR [SCREENSHOT_AT [QUIT_AT]]``
+from the repository root, under X (Xvfb in CI).
 
 Events go in at the pyglet level (``on_key_press`` with pyglet key codes), so the path under test
 is the real one: pyglet's handlers -> moderngl-window's pyglet window -> SlabLabWindow.on_key_event.
@@ -14,9 +15,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 
 def main(out_dir: str, screenshot_at: int = 5, quit_at: int = 10) -> int:

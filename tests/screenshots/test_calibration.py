@@ -19,9 +19,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from PIL import Image
-from screenshot_compare import (CHANNEL_TOLERANCE, MAX_DIFF_FRACTION, ROOT, compare_images,
+from tests.screenshots.screenshot_compare import (CHANNEL_TOLERANCE, MAX_DIFF_FRACTION, ROOT, compare_images,
                                 golden_path)
-from screenshot_helpers import SIZE, load_scene, render_app, resize_headless
+from tests.screenshots.screenshot_helpers import SIZE, load_scene, render_app, resize_headless
 
 PRESETS = ["blog", "grid", "obb", "triangles", "rays", "edges"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from screenshot_helpers import class_hues, hue_distance, render_app, resize_headless, rgb_to_hsv
+from tests.screenshots.screenshot_helpers import class_hues, hue_distance, render_app, resize_headless, rgb_to_hsv
 
 SIZE = (640, 360)
 

@@ -12,8 +12,8 @@ committing it (``git diff --stat tests/golden``; any image viewer).
 from __future__ import annotations
 
 import pytest
-from screenshot_compare import assert_matches_golden
-from screenshot_helpers import Case, render_case
+from tests.screenshots.screenshot_compare import assert_matches_golden
+from tests.screenshots.screenshot_helpers import Case, render_case
 
 CASES = [
     # every shipped preset (the number keys 1-6), at the scene's own camera

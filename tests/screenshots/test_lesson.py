@@ -20,8 +20,8 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from screenshot_compare import assert_matches_golden
-from screenshot_helpers import hue_distance, nearest_class, resize_headless, rgb_to_hsv
+from tests.screenshots.screenshot_compare import assert_matches_golden
+from tests.screenshots.screenshot_helpers import hue_distance, nearest_class, resize_headless, rgb_to_hsv
 
 import geometry
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-from screenshot_compare import compare_images, write_failure
-from screenshot_helpers import Case, render_case
+from tests.screenshots.screenshot_compare import compare_images, write_failure
+from tests.screenshots.screenshot_helpers import Case, render_case
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 SIZE = (1280, 720)

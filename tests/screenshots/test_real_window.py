@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-from screenshot_helpers import class_hues, hue_distance, rgb_to_hsv
+from tests.screenshots.screenshot_helpers import class_hues, hue_distance, rgb_to_hsv
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -33,6 +33,10 @@ def _x_command(argv: list[str]) -> list[str]:
         return ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", *argv]
     pytest.skip("no X display and no xvfb-run: install Xvfb to run the real-window test "
                 "(apt-get install xvfb xauth)")
+
+
+#: run from the repository root (``cwd=ROOT``), as a module of the tests package
+DRIVER = "tests.screenshots.real_window_driver"
 
 
 def _run(argv, timeout=120):
@@ -55,7 +59,7 @@ def _class_pixels(image: np.ndarray) -> list[int]:
 def screenshot_run(tmp_path_factory):
     """One run of the driver: blog scene, F12 at frame 5, Esc at frame 10."""
     out = tmp_path_factory.mktemp("real_window") / "shots"
-    proc = _run([sys.executable, str(HERE / "real_window_driver.py"), str(out), "5", "10"])
+    proc = _run([sys.executable, "-m", DRIVER, str(out), "5", "10"])
     return proc, out, f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
 
 
@@ -84,7 +88,7 @@ def test_idle_window_draws_on_demand_and_esc_closes_cleanly(tmp_path):
     repaint a second (app.loop.REFRESH_S), not a frame per iteration, and little CPU."""
     import re
 
-    proc = _run([sys.executable, str(HERE / "real_window_driver.py"), str(tmp_path), "0",
+    proc = _run([sys.executable, "-m", DRIVER, str(tmp_path), "0",
                  "250"])
     log = f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, log

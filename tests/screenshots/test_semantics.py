@@ -21,7 +21,7 @@ import numpy as np
 import pyrr
 import pytest
 from PIL import Image, ImageDraw
-from screenshot_helpers import (HUE_TOLERANCE, class_hues, hue_distance, load_scene, median_rgb,
+from tests.screenshots.screenshot_helpers import (HUE_TOLERANCE, class_hues, hue_distance, load_scene, median_rgb,
                                 render_app, resize_headless, rgb_to_hsv)
 
 import geometry
@@ -384,7 +384,7 @@ def test_dense_scene_outlines_touched_boxes_on_top(egl_app, monkeypatch):
 
 
 def _out(name):
-    from screenshot_compare import OUTPUT_DIR
+    from tests.screenshots.screenshot_compare import OUTPUT_DIR
 
     OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
     return OUTPUT_DIR / name

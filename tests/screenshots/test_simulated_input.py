@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from moderngl_window.context.base import KeyModifiers
 from PIL import Image
-from screenshot_compare import compare_images
-from screenshot_helpers import (HUE_TOLERANCE, class_hues, hue_distance, median_rgb,
+from tests.screenshots.screenshot_compare import compare_images
+from tests.screenshots.screenshot_helpers import (HUE_TOLERANCE, class_hues, hue_distance, median_rgb,
                                 render_app, resize_headless, rgb_to_hsv)
 
 import geometry
