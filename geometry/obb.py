@@ -60,6 +60,7 @@ from ._value import Value
 from .aabb import AABB
 from .results import IntersectionType, RayHit
 from .triangle_box import (
+    _box_normals,
     _edge_axis_margin,
     _larger,
     _max_abs3,
@@ -184,8 +185,10 @@ def _triangle_filter(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float,
     err = OBB_FRAME_BOUND * FILTER_UNIT * reach
     big = _larger(_larger(_larger(_max_abs3(ax, ay, az), _max_abs3(bx, by, bz)),
                           _max_abs3(qx, qy, qz)), _max_abs3(h0, h1, h2))
+    on_box, unsure = _box_normals(ax, ay, az, bx, by, bz, qx, qy, qz, -h0, -h1, -h2, h0, h1,
+                                  h2, err + err)
     overlap, unsure = _triangle_box_sat(ax, ay, az, bx, by, bz, qx, qy, qz, -h0, -h1, -h2, h0,
-                                        h1, h2, err, big, False)
+                                        h1, h2, err, big, False, on_box, unsure)
     return (overlap & (not empty) & (not bad) & (not far),
             bad | ((not empty) & (far | unsure)))
 
@@ -217,10 +220,11 @@ def _dot_dd(a0: float, a1: float, a2: float, x0: float, x1: float, x2: float, y0
 
 @jitable
 def _plane_t(bound: float, u_hi: float, u_lo: float, u_size: float, w_hi: float, w_lo: float,
-             inv_w: float, w_rel: float) -> tuple[float, bool]:
+             inv_w: float, room: float) -> tuple[float, bool]:
     """``(t, ok)``: ``t = (bound - U) / W`` for the box frame's origin ``U`` and direction ``W``
-    in double-double, ``inv_w = fl(1 / w_hi)`` and ``w_rel`` a bound on W's relative error;
-    ``ok`` when ``t`` is within 1.5 ulp of the exact quotient.
+    in double-double, ``inv_w = fl(1 / w_hi)``; ``ok`` when ``t`` is within 1.5 ulp of the exact
+    quotient: when the numerator's error over ``|n_hi|`` is within ``room`` (the relative error
+    left once W's and the quotient's own are counted, :func:`_exact_enough_ts`).
 
     ``q = fl(n_hi * inv_w)`` is within 2.0000001 u of ``n_hi / w_hi``, so ``n_hi - p`` is exact
     (Sterbenz) and the remainder ``r = n - q W`` errs by at most 10 u**2 |n|; ``t = q + r / W``
@@ -230,14 +234,12 @@ def _plane_t(bound: float, u_hi: float, u_lo: float, u_size: float, w_hi: float,
     err_n = RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * (u_size + abs(bound)) + RAY_UNDERFLOW_SLACK
     an = abs(n_hi)
     ok = an >= RAY_T_MIN
-    an = an if ok else 1.0  # (no division by zero when not ok: t is unused then)
     q = n_hi * inv_w
     ok = ok & (RAY_T_MIN <= abs(q)) & (abs(q) <= RAY_T_MAX)
     p, pe = two_product(q, w_hi)
     r = (((n_hi - p) - pe) + n_lo) - q * w_lo
     t = q + r * inv_w
-    rel = (err_n / an + w_rel) * (1.0 + 2.0**-20) + RAY_DIVISION_BOUND * FILTER_UNIT**2
-    return t, ok & (rel <= FILTER_UNIT)
+    return t, ok & (err_n <= an * room)
 
 
 @jitable
@@ -254,17 +256,21 @@ def _exact_enough_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, n
         w_hi, w_lo, w_size = _dot_dd(a0, a1, a2, dx, dy, dz, 0.0, 0.0, 0.0)
         steep = abs(w_hi) >= RAY_T_MIN
         inv_w = 1.0 / (w_hi if steep else 1.0)
-        # W's error over |W|, as a product: (1 + 2**-20) in _plane_t covers its two roundings
+        # t is within 1.5 ulp when err_n / |n| + err_w / |W| + RAY_DIVISION_BOUND u**2 <= u; the
+        # room left for err_n / |n|, shrunk by 2**-40 and 2**-100 for its own roundings and
+        # compared as a product (no division per plane)
         w_rel = ((RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * w_size + RAY_UNDERFLOW_SLACK)
-                 * abs(inv_w))
+                 * abs(inv_w) * (1.0 + 2.0**-40))
+        room = ((FILTER_UNIT - RAY_DIVISION_BOUND * FILTER_UNIT**2) / (1.0 + 2.0**-20)
+                - w_rel) * (1.0 - 2.0**-40) - 2.0**-100
         forward = w_hi > 0.0
         ok = ok & steep
         if need_near:
-            t, good = _plane_t(-h if forward else h, u_hi, u_lo, u_size, w_hi, w_lo, inv_w, w_rel)
+            t, good = _plane_t(-h if forward else h, u_hi, u_lo, u_size, w_hi, w_lo, inv_w, room)
             t_enter = t_enter if t_enter > t else t
             ok = ok & good
         if need_far:
-            t, good = _plane_t(h if forward else -h, u_hi, u_lo, u_size, w_hi, w_lo, inv_w, w_rel)
+            t, good = _plane_t(h if forward else -h, u_hi, u_lo, u_size, w_hi, w_lo, inv_w, room)
             t_exit = t_exit if t_exit < t else t
             ok = ok & good
     return t_enter, t_exit, ok

@@ -63,8 +63,8 @@ def _edge_axis_margin(a1: float, a2: float, p1: float, p2: float, q1: float, q2:
     to ``[low, high]``. Negative iff the axis separates them."""
     p = a1 * p1 + a2 * p2
     q = a1 * q1 + a2 * q2
-    low = (a1 * l1 if a1 >= 0.0 else a1 * h1) + (a2 * l2 if a2 >= 0.0 else a2 * h2)
-    high = (a1 * h1 if a1 >= 0.0 else a1 * l1) + (a2 * h2 if a2 >= 0.0 else a2 * l2)
+    low = a1 * (l1 if a1 >= 0.0 else h1) + a2 * (l2 if a2 >= 0.0 else h2)
+    high = a1 * (h1 if a1 >= 0.0 else l1) + a2 * (h2 if a2 >= 0.0 else l2)
     top = p if p > q else q
     bottom = q if p > q else p
     above = top - low
@@ -73,23 +73,11 @@ def _edge_axis_margin(a1: float, a2: float, p1: float, p2: float, q1: float, q2:
 
 
 @jitable
-def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float,
-                      cy: float, cz: float, lx: float, ly: float, lz: float, hx: float, hy: float,
-                      hz: float, err: float, big: float, zero_axes_exact: bool
-                      ) -> tuple[bool, bool]:
-    """``(overlap, doubt)`` of the triangle ``a, b, c`` and the closed box ``l <= p <= h``
-    (``l <= h``, finite) by Akenine-Möller's thirteen separating axes, in float64.
-
-    Each vertex coordinate is known within ``err`` of the exact one (0: exactly); ``big`` is at
-    least the magnitude of every coordinate, vertex or box, that the tests use. Each axis's
-    margin is compared with its error bound (``_tolerances``): an axis that separates beyond it
-    answers False, one within it is doubt, unless a vertex lies in the box beyond the bound.
-    ``zero_axes_exact``: a computed box-axis x edge axis is zero exactly when the exact one is
-    (true for exact vertices), so a zero one is skipped; else it is tested like any other.
-    Straight-line code (selects, no early exit), so that a compiled loop over boxes vectorises.
-    """
-    # the box's normals: the triangle's bounding box against the box
-    b2 = err + err
+def _box_normals(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float,
+                 cy: float, cz: float, lx: float, ly: float, lz: float, hx: float, hy: float,
+                 hz: float, b2: float) -> tuple[bool, bool]:
+    """``(separated, unsure)`` on the box's own normals: the triangle's bounding box against
+    the box ``[l, h]``, each margin against ``b2`` (twice the vertices' error)."""
     top = ax if ax > bx else bx
     top = top if top > cx else cx
     bottom = ax if ax < bx else bx
@@ -113,9 +101,28 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     m2 = top - lz
     m = m if m < m2 else m2
     box_margin = box_margin if box_margin < m else m
-    separated_by_box = box_margin < -b2
-    unsure = not box_margin >= b2
+    return box_margin < -b2, not box_margin >= b2
 
+
+@jitable
+def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float,
+                      cy: float, cz: float, lx: float, ly: float, lz: float, hx: float, hy: float,
+                      hz: float, err: float, big: float, zero_axes_exact: bool,
+                      separated_by_box: bool, unsure: bool) -> tuple[bool, bool]:
+    """``(overlap, doubt)`` of the triangle ``a, b, c`` and the closed box ``l <= p <= h``
+    (``l <= h``, finite) by Akenine-Möller's thirteen separating axes, in float64.
+
+    Each vertex coordinate is known within ``err`` of the exact one (0: exactly); ``big`` is at
+    least the magnitude of every coordinate, vertex or box, that the tests use. Each axis's
+    margin is compared with its error bound (``_tolerances``): an axis that separates beyond it
+    answers False, one within it is doubt, unless a vertex lies in the box beyond the bound.
+    ``zero_axes_exact``: a computed box-axis x edge axis is zero exactly when the exact one is
+    (true for exact vertices), so a zero one is skipped; else it is tested like any other.
+    ``separated_by_box``, ``unsure``: the caller's verdict on the box's own normals
+    (:func:`_box_normals`; a box clamped to the triangle's bounding box passes both False).
+    Straight-line code (selects, no early exit), so that a compiled loop over boxes vectorises.
+    """
+    b2 = err + err
     # scales: the largest edge component (``big``: the caller's bound on every coordinate)
     e0x, e0y, e0z = bx - ax, by - ay, bz - az
     e1x, e1y, e1z = cx - bx, cy - by, cz - bz
@@ -140,8 +147,8 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = -e0z, e0y
     p = a1 * ay + a2 * az
     q = a1 * cy + a2 * cz
-    low = (a1 * ly if a1 >= 0.0 else a1 * hy) + (a2 * lz if a2 >= 0.0 else a2 * hz)
-    high = (a1 * hy if a1 >= 0.0 else a1 * ly) + (a2 * hz if a2 >= 0.0 else a2 * lz)
+    low = a1 * (ly if a1 >= 0.0 else hy) + a2 * (lz if a2 >= 0.0 else hz)
+    high = a1 * (hy if a1 >= 0.0 else ly) + a2 * (hz if a2 >= 0.0 else lz)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -150,8 +157,8 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = e0z, -e0x
     p = a1 * ax + a2 * az
     q = a1 * cx + a2 * cz
-    low = (a1 * lx if a1 >= 0.0 else a1 * hx) + (a2 * lz if a2 >= 0.0 else a2 * hz)
-    high = (a1 * hx if a1 >= 0.0 else a1 * lx) + (a2 * hz if a2 >= 0.0 else a2 * lz)
+    low = a1 * (lx if a1 >= 0.0 else hx) + a2 * (lz if a2 >= 0.0 else hz)
+    high = a1 * (hx if a1 >= 0.0 else lx) + a2 * (hz if a2 >= 0.0 else lz)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -160,8 +167,8 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = -e0y, e0x
     p = a1 * ax + a2 * ay
     q = a1 * cx + a2 * cy
-    low = (a1 * lx if a1 >= 0.0 else a1 * hx) + (a2 * ly if a2 >= 0.0 else a2 * hy)
-    high = (a1 * hx if a1 >= 0.0 else a1 * lx) + (a2 * hy if a2 >= 0.0 else a2 * ly)
+    low = a1 * (lx if a1 >= 0.0 else hx) + a2 * (ly if a2 >= 0.0 else hy)
+    high = a1 * (hx if a1 >= 0.0 else lx) + a2 * (hy if a2 >= 0.0 else ly)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -170,8 +177,8 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = -e1z, e1y
     p = a1 * by + a2 * bz
     q = a1 * ay + a2 * az
-    low = (a1 * ly if a1 >= 0.0 else a1 * hy) + (a2 * lz if a2 >= 0.0 else a2 * hz)
-    high = (a1 * hy if a1 >= 0.0 else a1 * ly) + (a2 * hz if a2 >= 0.0 else a2 * lz)
+    low = a1 * (ly if a1 >= 0.0 else hy) + a2 * (lz if a2 >= 0.0 else hz)
+    high = a1 * (hy if a1 >= 0.0 else ly) + a2 * (hz if a2 >= 0.0 else lz)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -180,8 +187,8 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = e1z, -e1x
     p = a1 * bx + a2 * bz
     q = a1 * ax + a2 * az
-    low = (a1 * lx if a1 >= 0.0 else a1 * hx) + (a2 * lz if a2 >= 0.0 else a2 * hz)
-    high = (a1 * hx if a1 >= 0.0 else a1 * lx) + (a2 * hz if a2 >= 0.0 else a2 * lz)
+    low = a1 * (lx if a1 >= 0.0 else hx) + a2 * (lz if a2 >= 0.0 else hz)
+    high = a1 * (hx if a1 >= 0.0 else lx) + a2 * (hz if a2 >= 0.0 else lz)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -190,8 +197,8 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = -e1y, e1x
     p = a1 * bx + a2 * by
     q = a1 * ax + a2 * ay
-    low = (a1 * lx if a1 >= 0.0 else a1 * hx) + (a2 * ly if a2 >= 0.0 else a2 * hy)
-    high = (a1 * hx if a1 >= 0.0 else a1 * lx) + (a2 * hy if a2 >= 0.0 else a2 * ly)
+    low = a1 * (lx if a1 >= 0.0 else hx) + a2 * (ly if a2 >= 0.0 else hy)
+    high = a1 * (hx if a1 >= 0.0 else lx) + a2 * (hy if a2 >= 0.0 else ly)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -200,8 +207,8 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = -e2z, e2y
     p = a1 * cy + a2 * cz
     q = a1 * by + a2 * bz
-    low = (a1 * ly if a1 >= 0.0 else a1 * hy) + (a2 * lz if a2 >= 0.0 else a2 * hz)
-    high = (a1 * hy if a1 >= 0.0 else a1 * ly) + (a2 * hz if a2 >= 0.0 else a2 * lz)
+    low = a1 * (ly if a1 >= 0.0 else hy) + a2 * (lz if a2 >= 0.0 else hz)
+    high = a1 * (hy if a1 >= 0.0 else ly) + a2 * (hz if a2 >= 0.0 else lz)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -210,8 +217,8 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = e2z, -e2x
     p = a1 * cx + a2 * cz
     q = a1 * bx + a2 * bz
-    low = (a1 * lx if a1 >= 0.0 else a1 * hx) + (a2 * lz if a2 >= 0.0 else a2 * hz)
-    high = (a1 * hx if a1 >= 0.0 else a1 * lx) + (a2 * hz if a2 >= 0.0 else a2 * lz)
+    low = a1 * (lx if a1 >= 0.0 else hx) + a2 * (lz if a2 >= 0.0 else hz)
+    high = a1 * (hx if a1 >= 0.0 else lx) + a2 * (hz if a2 >= 0.0 else lz)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -220,8 +227,8 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = -e2y, e2x
     p = a1 * cx + a2 * cy
     q = a1 * bx + a2 * by
-    low = (a1 * lx if a1 >= 0.0 else a1 * hx) + (a2 * ly if a2 >= 0.0 else a2 * hy)
-    high = (a1 * hx if a1 >= 0.0 else a1 * lx) + (a2 * hy if a2 >= 0.0 else a2 * ly)
+    low = a1 * (lx if a1 >= 0.0 else hx) + a2 * (ly if a2 >= 0.0 else hy)
+    high = a1 * (hx if a1 >= 0.0 else lx) + a2 * (hy if a2 >= 0.0 else ly)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -234,10 +241,10 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     ny = e0z * e1x - e0x * e1z
     nz = e0x * e1y - e0y * e1x
     d = nx * ax + ny * ay + nz * az
-    low = ((nx * lx if nx >= 0.0 else nx * hx) + (ny * ly if ny >= 0.0 else ny * hy)
-           + (nz * lz if nz >= 0.0 else nz * hz))
-    high = ((nx * hx if nx >= 0.0 else nx * lx) + (ny * hy if ny >= 0.0 else ny * ly)
-            + (nz * hz if nz >= 0.0 else nz * lz))
+    low = (nx * (lx if nx >= 0.0 else hx) + ny * (ly if ny >= 0.0 else hy)
+           + nz * (lz if nz >= 0.0 else hz))
+    high = (nx * (hx if nx >= 0.0 else lx) + ny * (hy if ny >= 0.0 else ly)
+            + nz * (hz if nz >= 0.0 else lz))
     m = d - low
     m2 = high - d
     margin = m if m < m2 else m2
@@ -266,9 +273,10 @@ def _filter(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx
 
     The box is first clamped to the triangle's bounding box (exact: max and min round nothing).
     The triangle lies in its bounding box, so it meets the box iff it meets the clamped box;
-    this decides the box-normal axes exactly, rejects empty boxes (their infinities included),
-    and bounds every coordinate the axes use by the triangle's own. A value that is not valid
-    (a NaN, an infinite vertex, -inf in ``l`` or +inf in ``h``) is doubt.
+    this decides the box-normal axes exactly (they are not tested again), rejects empty boxes
+    (their infinities included), and bounds every coordinate the axes use by the triangle's
+    own. A value that is not valid (a NaN, an infinite vertex, -inf in ``l`` or +inf in ``h``)
+    is doubt.
     """
     total = ax + ay + az + bx + by + bz + cx + cy + cz
     bad = not ((total - total == 0.0) & (lx > -_INF) & (ly > -_INF) & (lz > -_INF)
@@ -296,7 +304,7 @@ def _filter(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx
     # every coordinate (one scale for all boxes, computed once in a loop over boxes)
     big = _larger(_larger(_max_abs3(ax, ay, az), _max_abs3(bx, by, bz)), _max_abs3(cx, cy, cz))
     overlap, unsure = _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy,
-                                        hz, 0.0, big, True)
+                                        hz, 0.0, big, True, False, False)
     return overlap & (not empty) & (not bad), bad | (unsure & (not empty))
 
 
