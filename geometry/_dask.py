@@ -77,7 +77,8 @@ def _lazy(func: Callable[..., Any], arguments: dict[str, Any]) -> Any:
         if value.shape[0] != n:
             raise ValueError(f"{name} has {value.shape[0]} items but the dask argument has "
                              f"{n}: shapes do not broadcast")
-        array = value if is_dask else da.from_array(
+        # (dask is typed only where it is installed: the ignore is unused without it)
+        array = value if is_dask else da.from_array(  # type: ignore[no-untyped-call, unused-ignore]
             np.asarray(value), chunks=-1)
         split[name] = array.rechunk((chunks,) + tuple(-1 for _ in range(array.ndim - 1)))
     # The function on zero-length blocks: its shape / dtype checks and the result's type.
@@ -93,7 +94,7 @@ def _lazy(func: Callable[..., Any], arguments: dict[str, Any]) -> Any:
         array = split[name]
         pairs += [array, "i" + "jkl"[:array.ndim - 1]]
     task = functools.partial(_run_chunk, func, names, whole, fields, out_dtype)
-    packed = da.blockwise(
+    packed = da.blockwise(  # type: ignore[no-untyped-call, unused-ignore]
         task, "i", *pairs, dtype=out_dtype, concatenate=True, meta=np.empty((0,), out_dtype),
         name=f"{func.__name__}-" + tokenize(func, *pairs, whole))
     if fields is None:
