@@ -34,12 +34,13 @@ and wires them to the engine once::
   a tuple of them. Nothing is allocated, numba is not imported.
 - **many items**: one compiled loop (numba ``njit``, ``cache=True``, ``nogil``; over contiguous
   shares of the items in that many threads when :func:`set_num_threads` asks for more than one
-  and the batch is large) runs the same filter, writing answers
-  and doubt flags; then ``_exact`` runs on the doubtful items only. An argument shared by every
-  item is a constant of its loop (one compiled loop per pattern of shared arguments), so what
-  depends on shared values only is computed once, not per item. Filters are straight-line code
-  (selects, no early return, helpers inlined), so that the loop vectorises. ``set_jit(False)`` or
-  ``SLABLAB_JIT=0`` runs the very same filter in an interpreted loop instead (bit-identical).
+  and the batch is large) runs the same filter, writing answers and doubt flags; then
+  ``_exact`` runs on the doubtful items only. Arguments shared by every item (the leading ones,
+  a frame of axes, scalars) are constants of the loop (one compiled loop per pattern of them),
+  so what depends on them alone is computed once, not per item. Filters compute with selects
+  and ``&`` / ``|`` rather than branches, and their helpers are inlined (``forceinline``), so
+  that LLVM vectorises the loop. ``set_jit(False)`` or ``SLABLAB_JIT=0`` runs the very same
+  filter in an interpreted loop instead (bit-identical).
   Returns one (lead,) array per output, or the caller's ``out`` arrays filled in.
 
 Outputs are float32 (``T``) only when every array argument is float32; data are widened to
@@ -224,8 +225,15 @@ class Query:
         flat_outs = [o.reshape(-1) for o in outs]
         doubt = np.empty(m, dtype=np.bool_)
         columns: list[Column] = []
+        leading = True  # shared arguments before the first per-item one
         for a, kind in zip(arrays, self.kinds, strict=True):
-            if a.size == kind.width:  # shared by every item: constants of the loop
+            shared = a.size == kind.width
+            leading = leading and shared
+            # Shared values are constants of the loop (what depends on them alone is computed
+            # once). Each pattern of them is a loop compiled of its own, so only the common ones
+            # are: the leading run (one segment, ray or triangle against many boxes), one frame
+            # for all oriented boxes, and scalars; other shared points are repeated per item.
+            if shared and (leading or kind.width == 1 or kind is AXES):
                 columns.append(tuple(float(x) for x in a.reshape(-1)))
             else:
                 a = np.broadcast_to(a, lead + a.shape[a.ndim - kind.item_dims:])

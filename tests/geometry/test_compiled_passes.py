@@ -83,7 +83,7 @@ def test_one_frame_for_all_boxes_equals_it_repeated(query, dtype):
 
 
 def test_shared_box_against_many_segments():
-    """A shared argument after per-item ones (one box, many segments) is a loop constant too."""
+    """A shared argument after per-item ones (one box, many segments) answers as if repeated."""
     rng = np.random.default_rng(5)
     start, end = rng.integers(-4, 5, (2, 3000, 3)) / 2.0
     lo, hi = np.array([-1.0, -0.5, 0.0]), np.array([1.0, 0.5, 1.5])
