@@ -29,7 +29,7 @@ from geometry import IntersectionType, SlabKind
 LIGHT_DIR = (0.4, 0.9, 0.6)
 #: box faces are translucent so that boxes behind boxes show through ...
 FACE_ALPHA = 0.72
-#: ... up to this many boxes; from here on they are drawn opaque with depth writes, and only the
+#: ... up to this many boxes; from here on they are drawn opaque, and only the
 #: three faces that can face the eye: translucent overdraw of 10^5 overlapping cubes is what
 #: makes a software rasteriser (llvmpipe) slow, while hidden opaque fragments are rejected by
 #: depth, and half the triangles halve the vertex and set-up work.
@@ -66,11 +66,6 @@ def _ndc(p, size) -> tuple[float, float, float]:
 
 def _fmt_t(t: float) -> str:
     return f"{t:.2f}" if abs(t) < 1e4 else f"{t:.3g}"
-
-
-def _depth_writes(ctx: moderngl.Context, on: bool) -> None:
-    """Turn depth writes on or off (``Context.depth_mask``, which moderngl's stubs lack)."""
-    ctx.depth_mask = on  # type: ignore[attr-defined]
 
 
 @dataclass
@@ -168,15 +163,13 @@ class SceneView:
         self.thick.rows[-1][:, 3:6] = np.repeat(np.eye(3), 2, axis=0)  # x red, y green, z blue
         self.thick.add(state.start, state.end, colors.SEGMENT)
         self._add_rays(state)
-        _depth_writes(ctx, True)
         self.lines.draw(vp, size, width=1.0)
         self.thick.draw(vp, size, width=4.0)
 
-        # translucent: boxes and triangles (no depth writes, so everything shows through;
-        # dense scenes draw their boxes opaque, see DENSE_BOXES; crowded ones draw the hits
-        # again on top, see CROWDED_BOXES)
+        # translucent: boxes and triangles (they write depth like everything else, so a face
+        # drawn later behind a nearer one is hidden; dense scenes draw their boxes opaque, see
+        # DENSE_BOXES; crowded ones draw the hits again on top, see CROWDED_BOXES)
         self._draw_boxes(state, camera, vp, size)
-        _depth_writes(ctx, False)
         if len(state.scene.triangles):
             self.triangles.add(state.scene.triangles, colors.TRIANGLE)
             self.triangles.draw(vp, size, light_dir=LIGHT_DIR)
@@ -186,7 +179,6 @@ class SceneView:
             for quad, rgba in self.lesson.faces:
                 self.lesson_faces.add(quad[[0, 1, 2, 0, 2, 3]], rgba, alpha=rgba[3])
             self.lesson_faces.draw(vp, size, light_dir=LIGHT_DIR)
-        _depth_writes(ctx, True)
 
         # outlines: boxes the segment touches, triangle overlaps, hover, selection
         outline = self.overlay
@@ -315,7 +307,6 @@ class SceneView:
                 none_rgb = rgb
                 face = (FACE_ALPHA * fade, FACE_ALPHA, FACE_ALPHA)
                 edge = (fade, 1.0, 1.0)
-            _depth_writes(ctx, dense)
             # crowded: the faces that look at the eye only (translucent and faded, the back
             # faces add little to the picture and half the cost), at reduced resolution
             layer = crowded and not dense
@@ -334,7 +325,6 @@ class SceneView:
                 # INCLUDE boxes (around the segment, large) first, INTERSECT ones over them
                 hit = hit[np.argsort(-state.classes[hit], kind="stable")]
                 self.hits.replace(state.boxes.subset(hit), state.classes[hit])
-            _depth_writes(ctx, False)
             on_top = state.show_none  # over the NONE boxes; alone, drawn like any box
             if on_top:
                 ctx.disable(moderngl.DEPTH_TEST)
