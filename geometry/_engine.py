@@ -106,6 +106,8 @@ _jit = os.environ.get("SLABLAB_JIT", "1").strip().lower() not in ("0", "false", 
 _threads = 1
 #: Below this many items handing shares to threads costs more than a second thread gains.
 _PARALLEL_MIN = 1 << 15
+#: Items per block where a loop deinterleaves per-item axes first (:func:`_compile`).
+_BLOCK = 64
 _pool: ThreadPoolExecutor | None = None
 
 
@@ -642,28 +644,46 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     """A numba loop of ``filter`` over items, for one pattern of shared / per-item arguments.
 
     The source is generated (one parameter per shared scalar, one flat array per per-item
-    argument, indexed with its constant width so that LLVM sees interleaved loads) and compiled
-    with the filter inlined. Its name carries a hash of the filter's source and of the constants
-    it reads: numba's cache would not notice a changed callee otherwise.
+    argument, indexed with its constant width so that LLVM sees interleaved loads; per-item axes
+    deinterleaved a block at a time, see below) and compiled with the filter inlined. Its name
+    carries a hash of the filter's source and of the constants it reads: numba's cache would not
+    notice a changed callee otherwise.
     """
     import numba
 
     _register_jitables()
-    params, loads = [], []
+    # Per-item axes are nine values per item: an interleaved group LLVM will not deinterleave
+    # (its limit is eight), so it would gather them, eight loads an instruction, at several
+    # times the cost of reading them. A loop with per-item axes therefore runs in blocks of
+    # items: each block's axes are first deinterleaved by threes, into three rows (in L1) that
+    # the filter reads as it reads points. Its indices are unsigned: numba wraps a negative
+    # signed index, and LLVM cannot always prove one non-negative; a wrapped index is a select
+    # that stops the loop from vectorising.
+    blocked = any(kind is AXES and not single
+                  for kind, single in zip(kinds, singles, strict=True))
+    params, loads, setup, transpose = [], [], [], []
     for k, (kind, single) in enumerate(zip(kinds, singles, strict=True)):
         if single:
             names = [f"s{k}_{j}" for j in range(kind.width)]
             params += names
             loads += names
-        else:
-            params.append(f"a{k}")
-            loads += [f"float64(a{k}[{kind.width} * i + {j}])" for j in range(kind.width)]
+            continue
+        params.append(f"a{k}")
+        if kind is not AXES:
+            loads += [f"float64(a{k}[uint64({kind.width}) * i + uint64({j})])" if blocked
+                      else f"float64(a{k}[{kind.width} * i + {j}])" for j in range(kind.width)]
+            continue
+        setup += [f"    t{k}_{c} = np.empty(3 * {_BLOCK})" for c in range(3)]
+        transpose.append("        for q in range(uint64(3) * m):")
+        transpose += [f"            t{k}_{c}[q] = float64(a{k}[uint64(9) * start + uint64(3) * q "
+                      f"+ uint64({c})])" for c in range(3)]
+        loads += [f"t{k}_{c}[uint64(3) * j + uint64({row})]" for row in range(3) for c in range(3)]
     outs = [f"o{j}" for j in range(n_out)]
     # the sources of the filter and of every helper it may call, and the constants they read
     # (numba freezes them into the machine code)
     # (and of this function and the registration: how the loop is generated and compiled)
     sources = [inspect.getsource(f) for f in (_compile, _register_jitables, _register_two_product)]
-    constants: dict[str, Any] = {}
+    constants: dict[str, Any] = {"_BLOCK": _BLOCK}
     for fn in [filter, *_JITABLES]:
         sources.append(inspect.getsource(fn))
         constants.update({n: fn.__globals__[n] for n in fn.__code__.co_names
@@ -673,20 +693,30 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     pattern = "".join("s" if s else "a" for s in singles)
     module = filter.__module__.rsplit(".", 1)[-1]
     name = f"_loop_{module}_{pattern}_{digest}"
-    body = "\n".join(f"        {o}[i] = r[{j}]" for j, o in enumerate(outs))
-    source = (
-        f"def {name}({', '.join(params + outs)}, doubt):\n"
-        f"    count = 0\n"
-        f"    for i in range(doubt.shape[0]):\n"
-        f"        r = kernel({', '.join(loads)})\n"
-        f"{body}\n"
-        f"        doubt[i] = r[{n_out}]\n"
-        f"        count += r[{n_out}]\n"
-        f"    return count\n"
-    )
+    if blocked:
+        head = [*setup,
+                f"    for start in range(uint64(0), uint64(n), uint64({_BLOCK})):",
+                f"        m = min(uint64({_BLOCK}), uint64(n) - start)",
+                *transpose,
+                "        for j in range(m):",
+                "            i = start + j"]
+        indent = "            "
+    else:
+        head = ["    for i in range(n):"]
+        indent = "        "
+    body = [f"r = kernel({', '.join(loads)})",
+            *[f"{o}[i] = r[{j}]" for j, o in enumerate(outs)],
+            f"doubt[i] = r[{n_out}]",
+            f"count += r[{n_out}]"]
+    source = "\n".join([f"def {name}({', '.join(params + outs)}, doubt):",
+                        "    count = 0",
+                        "    n = doubt.shape[0]",
+                        *head,
+                        *[indent + line for line in body],
+                        "    return count", ""])
     namespace: dict[str, Any] = {
         "kernel": numba.njit(inline="always", error_model="numpy")(filter),
-        "float64": np.float64, "__name__": __name__}
+        "float64": np.float64, "uint64": np.uint64, "np": np, "__name__": __name__}
     # compiled as if written in this file, so numba's cache can locate and stamp it
     exec(compile(source, __file__, "exec"), namespace)
     loop: Callable[..., int]

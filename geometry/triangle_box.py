@@ -63,8 +63,9 @@ def _edge_axis_margin(a1: float, a2: float, p1: float, p2: float, q1: float, q2:
     to ``[low, high]``. Negative iff the axis separates them."""
     p = a1 * p1 + a2 * p2
     q = a1 * q1 + a2 * q2
-    low = a1 * (l1 if a1 >= 0.0 else h1) + a2 * (l2 if a2 >= 0.0 else h2)
-    high = a1 * (h1 if a1 >= 0.0 else l1) + a2 * (h2 if a2 >= 0.0 else l2)
+    u, v, w, z = a1 * l1, a1 * h1, a2 * l2, a2 * h2
+    low = (u if u < v else v) + (w if w < z else z)
+    high = (v if u < v else u) + (z if w < z else w)
     top = p if p > q else q
     bottom = q if p > q else p
     above = top - low
@@ -115,14 +116,15 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     Each vertex coordinate is known within ``err`` of the exact one (0: exactly); ``big`` is at
     least the magnitude of every coordinate, vertex or box, that the tests use. Each axis's
     margin is compared with its error bound (``_tolerances``): an axis that separates beyond it
-    answers False, one within it is doubt, unless a vertex lies in the box beyond the bound.
+    answers False, one within it is doubt (:func:`_vertex_inside` may settle that doubt: the
+    OBB filter asks it, the AABB one does not, as a vertex in the box rarely meets a margin in
+    doubt there and the test would cost a fifth of the loop).
     ``zero_axes_exact``: a computed box-axis x edge axis is zero exactly when the exact one is
     (true for exact vertices), so a zero one is skipped; else it is tested like any other.
     ``separated_by_box``, ``unsure``: the caller's verdict on the box's own normals
     (:func:`_box_normals`; a box clamped to the triangle's bounding box passes both False).
     Straight-line code (selects, no early exit), so that a compiled loop over boxes vectorises.
     """
-    b2 = err + err
     # scales: the largest edge component (``big``: the caller's bound on every coordinate)
     e0x, e0y, e0z = bx - ax, by - ay, bz - az
     e1x, e1y, e1z = cx - bx, cy - by, cz - bz
@@ -147,8 +149,9 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = -e0z, e0y
     p = a1 * ay + a2 * az
     q = a1 * cy + a2 * cz
-    low = a1 * (ly if a1 >= 0.0 else hy) + a2 * (lz if a2 >= 0.0 else hz)
-    high = a1 * (hy if a1 >= 0.0 else ly) + a2 * (hz if a2 >= 0.0 else lz)
+    u, v, w, z = a1 * ly, a1 * hy, a2 * lz, a2 * hz
+    low = (u if u < v else v) + (w if w < z else z)
+    high = (v if u < v else u) + (z if w < z else w)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -157,8 +160,9 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = e0z, -e0x
     p = a1 * ax + a2 * az
     q = a1 * cx + a2 * cz
-    low = a1 * (lx if a1 >= 0.0 else hx) + a2 * (lz if a2 >= 0.0 else hz)
-    high = a1 * (hx if a1 >= 0.0 else lx) + a2 * (hz if a2 >= 0.0 else lz)
+    u, v, w, z = a1 * lx, a1 * hx, a2 * lz, a2 * hz
+    low = (u if u < v else v) + (w if w < z else z)
+    high = (v if u < v else u) + (z if w < z else w)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -167,8 +171,9 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = -e0y, e0x
     p = a1 * ax + a2 * ay
     q = a1 * cx + a2 * cy
-    low = a1 * (lx if a1 >= 0.0 else hx) + a2 * (ly if a2 >= 0.0 else hy)
-    high = a1 * (hx if a1 >= 0.0 else lx) + a2 * (hy if a2 >= 0.0 else ly)
+    u, v, w, z = a1 * lx, a1 * hx, a2 * ly, a2 * hy
+    low = (u if u < v else v) + (w if w < z else z)
+    high = (v if u < v else u) + (z if w < z else w)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -177,8 +182,9 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = -e1z, e1y
     p = a1 * by + a2 * bz
     q = a1 * ay + a2 * az
-    low = a1 * (ly if a1 >= 0.0 else hy) + a2 * (lz if a2 >= 0.0 else hz)
-    high = a1 * (hy if a1 >= 0.0 else ly) + a2 * (hz if a2 >= 0.0 else lz)
+    u, v, w, z = a1 * ly, a1 * hy, a2 * lz, a2 * hz
+    low = (u if u < v else v) + (w if w < z else z)
+    high = (v if u < v else u) + (z if w < z else w)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -187,8 +193,9 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = e1z, -e1x
     p = a1 * bx + a2 * bz
     q = a1 * ax + a2 * az
-    low = a1 * (lx if a1 >= 0.0 else hx) + a2 * (lz if a2 >= 0.0 else hz)
-    high = a1 * (hx if a1 >= 0.0 else lx) + a2 * (hz if a2 >= 0.0 else lz)
+    u, v, w, z = a1 * lx, a1 * hx, a2 * lz, a2 * hz
+    low = (u if u < v else v) + (w if w < z else z)
+    high = (v if u < v else u) + (z if w < z else w)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -197,8 +204,9 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = -e1y, e1x
     p = a1 * bx + a2 * by
     q = a1 * ax + a2 * ay
-    low = a1 * (lx if a1 >= 0.0 else hx) + a2 * (ly if a2 >= 0.0 else hy)
-    high = a1 * (hx if a1 >= 0.0 else lx) + a2 * (hy if a2 >= 0.0 else ly)
+    u, v, w, z = a1 * lx, a1 * hx, a2 * ly, a2 * hy
+    low = (u if u < v else v) + (w if w < z else z)
+    high = (v if u < v else u) + (z if w < z else w)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -207,8 +215,9 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = -e2z, e2y
     p = a1 * cy + a2 * cz
     q = a1 * by + a2 * bz
-    low = a1 * (ly if a1 >= 0.0 else hy) + a2 * (lz if a2 >= 0.0 else hz)
-    high = a1 * (hy if a1 >= 0.0 else ly) + a2 * (hz if a2 >= 0.0 else lz)
+    u, v, w, z = a1 * ly, a1 * hy, a2 * lz, a2 * hz
+    low = (u if u < v else v) + (w if w < z else z)
+    high = (v if u < v else u) + (z if w < z else w)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -217,8 +226,9 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = e2z, -e2x
     p = a1 * cx + a2 * cz
     q = a1 * bx + a2 * bz
-    low = a1 * (lx if a1 >= 0.0 else hx) + a2 * (lz if a2 >= 0.0 else hz)
-    high = a1 * (hx if a1 >= 0.0 else lx) + a2 * (hz if a2 >= 0.0 else lz)
+    u, v, w, z = a1 * lx, a1 * hx, a2 * lz, a2 * hz
+    low = (u if u < v else v) + (w if w < z else z)
+    high = (v if u < v else u) + (z if w < z else w)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -227,8 +237,9 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     a1, a2 = -e2y, e2x
     p = a1 * cx + a2 * cy
     q = a1 * bx + a2 * by
-    low = a1 * (lx if a1 >= 0.0 else hx) + a2 * (ly if a2 >= 0.0 else hy)
-    high = a1 * (hx if a1 >= 0.0 else lx) + a2 * (hy if a2 >= 0.0 else ly)
+    u, v, w, z = a1 * lx, a1 * hx, a2 * ly, a2 * hy
+    low = (u if u < v else v) + (w if w < z else z)
+    high = (v if u < v else u) + (z if w < z else w)
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
@@ -241,17 +252,29 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     ny = e0z * e1x - e0x * e1z
     nz = e0x * e1y - e0y * e1x
     d = nx * ax + ny * ay + nz * az
-    low = (nx * (lx if nx >= 0.0 else hx) + ny * (ly if ny >= 0.0 else hy)
-           + nz * (lz if nz >= 0.0 else hz))
-    high = (nx * (hx if nx >= 0.0 else lx) + ny * (hy if ny >= 0.0 else ly)
-            + nz * (hz if nz >= 0.0 else lz))
+    u, v, w, z = nx * lx, nx * hx, ny * ly, ny * hy
+    low = (u if u < v else v) + (w if w < z else z)
+    high = (v if u < v else u) + (z if w < z else w)
+    u, v = nz * lz, nz * hz
+    low = low + (u if u < v else v)
+    high = high + (v if u < v else u)
     m = d - low
     m2 = high - d
     margin = m if m < m2 else m2
     bound = TRIANGLE_PLANE_BOUND * slope * edge * big
     separated = separated | (margin < -bound)
     unsure = unsure | (not margin >= bound)
-    # a vertex surely in the closed box overlaps, whatever the axes' rounding
+    separated = separated_by_box | (separated & in_range)
+    unsure = unsure & (not separated)
+    return (not separated) & (not unsure), unsure
+
+
+@jitable
+def _vertex_inside(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float,
+                   cy: float, cz: float, lx: float, ly: float, lz: float, hx: float, hy: float,
+                   hz: float, b2: float) -> bool:
+    """Whether a vertex lies in the box ``[l, h]`` deeper than ``b2`` on every side (then the
+    triangle surely overlaps it, whatever the axes' rounding)."""
     depth = _smaller(_smaller(_smaller(ax - lx, hx - ax), _smaller(ay - ly, hy - ay)),
                      _smaller(az - lz, hz - az))
     m = _smaller(_smaller(_smaller(bx - lx, hx - bx), _smaller(by - ly, hy - by)),
@@ -259,11 +282,8 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     depth = _larger(depth, m)
     m = _smaller(_smaller(_smaller(cx - lx, hx - cx), _smaller(cy - ly, hy - cy)),
                  _smaller(cz - lz, hz - cz))
-    inside = _larger(depth, m) >= b2
-    separated = separated_by_box | (separated & in_range)
-    # separated (and no vertex surely inside): False; a vertex surely inside: True
-    unsure = unsure & (not separated) & (not inside)
-    return inside | ((not separated) & (not unsure)), unsure
+    inside: bool = _larger(depth, m) >= b2
+    return inside
 
 
 def _filter(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float, cy: float,

@@ -18,7 +18,7 @@ import numpy as np
 import pyrr
 import pytest
 
-from geometry import obb, triangle_box
+from geometry import _engine, obb, triangle_box
 from tests.geometry import exact_reference as ref
 
 CASES = 400
@@ -278,6 +278,7 @@ def test_compiled_filters_are_bit_identical_to_interpreted(name):
         cases = [(*p[0], *p[1], *p[2], *c, *a, *h) for p, c, a, h in obb_cases()]
     else:
         kernel, cases = obb._ray_filter, list(ray_cases())
+    _engine._register_jitables()  # the helpers the filters call, as the engine's loops see them
     compiled = numba.njit(kernel)
     for args in cases:
         want, got = _bits(kernel(*args)), _bits(compiled(*args))
