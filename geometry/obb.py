@@ -67,7 +67,6 @@ from .triangle_box import (
     _smaller,
     _triangle_box_exact,
     _triangle_box_sat,
-    _vertex_inside,
 )
 
 __all__ = ["OBB", "classify_segment_obb", "intersect_ray_obb", "triangle_overlaps_obb"]
@@ -190,10 +189,6 @@ def _triangle_filter(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float,
                                   h2, err + err)
     overlap, unsure = _triangle_box_sat(ax, ay, az, bx, by, bz, qx, qy, qz, -h0, -h1, -h2, h0,
                                         h1, h2, err, big, False, on_box, unsure)
-    # a vertex surely inside settles what the rounded axes leave in doubt
-    inside = _vertex_inside(ax, ay, az, bx, by, bz, qx, qy, qz, -h0, -h1, -h2, h0, h1, h2,
-                            err + err)
-    overlap, unsure = overlap | inside, unsure & (not inside)
     return (overlap & (not empty) & (not bad) & (not far),
             bad | ((not empty) & (far | unsure)))
 

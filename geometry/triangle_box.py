@@ -116,9 +116,9 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     Each vertex coordinate is known within ``err`` of the exact one (0: exactly); ``big`` is at
     least the magnitude of every coordinate, vertex or box, that the tests use. Each axis's
     margin is compared with its error bound (``_tolerances``): an axis that separates beyond it
-    answers False, one within it is doubt (:func:`_vertex_inside` may settle that doubt: the
-    OBB filter asks it, the AABB one does not, as a vertex in the box rarely meets a margin in
-    doubt there and the test would cost a fifth of the loop).
+    answers False, one within it is doubt. (A vertex inside the box beyond the bound would
+    settle such a doubt too, but it rarely meets one: on integer grids, where doubts are common,
+    it settled under half of them, and testing it cost a tenth to a fifth of every loop.)
     ``zero_axes_exact``: a computed box-axis x edge axis is zero exactly when the exact one is
     (true for exact vertices), so a zero one is skipped; else it is tested like any other.
     ``separated_by_box``, ``unsure``: the caller's verdict on the box's own normals
@@ -267,23 +267,6 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     separated = separated_by_box | (separated & in_range)
     unsure = unsure & (not separated)
     return (not separated) & (not unsure), unsure
-
-
-@jitable
-def _vertex_inside(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float,
-                   cy: float, cz: float, lx: float, ly: float, lz: float, hx: float, hy: float,
-                   hz: float, b2: float) -> bool:
-    """Whether a vertex lies in the box ``[l, h]`` deeper than ``b2`` on every side (then the
-    triangle surely overlaps it, whatever the axes' rounding)."""
-    depth = _smaller(_smaller(_smaller(ax - lx, hx - ax), _smaller(ay - ly, hy - ay)),
-                     _smaller(az - lz, hz - az))
-    m = _smaller(_smaller(_smaller(bx - lx, hx - bx), _smaller(by - ly, hy - by)),
-                 _smaller(bz - lz, hz - bz))
-    depth = _larger(depth, m)
-    m = _smaller(_smaller(_smaller(cx - lx, hx - cx), _smaller(cy - ly, hy - cy)),
-                 _smaller(cz - lz, hz - cz))
-    inside: bool = _larger(depth, m) >= b2
-    return inside
 
 
 def _filter(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float, cy: float,
