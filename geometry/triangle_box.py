@@ -60,7 +60,9 @@ def _edge_axis_margin(a1: float, a2: float, p1: float, p2: float, q1: float, q2:
     """Margin of one box-axis x edge axis whose two non-zero components are ``a1, a2``: the
     triangle projects to ``[min, max]`` of ``a . p`` and ``a . q`` (``p`` a vertex of the edge,
     ``q`` the opposite one; the edge's other vertex projects as ``p``), the box ``l <= x <= h``
-    to ``[low, high]``. Negative iff the axis separates them."""
+    to ``[low, high]`` (per component the min and max of the products with ``l`` and ``h``:
+    the corners a select by sign would take, as ``l <= h``). Negative iff the axis separates
+    them."""
     p = a1 * p1 + a2 * p2
     q = a1 * q1 + a2 * q2
     u, v, w, z = a1 * l1, a1 * h1, a2 * l2, a2 * h2
@@ -140,7 +142,9 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     # e_z x f = (-f_y, f_x, 0) for the edges f = b - a, c - b, a - c, each with a vertex of its
     # own and the opposite one: (a, c), (b, a), (c, b). Per axis, the triangle projects to
     # [min, max] of those two vertices' projections p, q and the box to [low, high] (its near
-    # and far corners by the signs of the axis); the margin is negative iff the axis separates.
+    # and far corners by the signs of the axis: per component, the min and max of the products
+    # with l and h, the same products a select by sign would take as l <= h, without a mask
+    # register per sign); the margin is negative iff the axis separates.
     # With exact vertices a zero axis is zero exactly and skipped (margin +inf). All nine share
     # one bound, so their least margin decides (min and max keep the work in float registers;
     # a NaN margin needs a value out of range, which is doubt already).
