@@ -45,7 +45,10 @@ and wires them to the engine once::
 
 Outputs are float32 (``T``) only when every array argument is float32; data are widened to
 float64 before the filter sees them. Exact t values are rounded to nearest float64, and from
-there to float32 for a float32 output (within one float32 ulp of the exact value).
+there to float32 for a float32 output (within one float32 ulp of the exact value). A query made
+with ``Query(..., t32=True)`` passes its filter one more argument after the items', ``t32``:
+True when its t outputs are float32, so that a t within ``RAY_T32_RELATIVE`` of the exact value
+is close enough (the compiled loop takes it as a constant, so the code it skips is not there).
 """
 
 from __future__ import annotations
@@ -146,13 +149,16 @@ class Query:
     """One query: its filter and exact pass, its arguments and outputs (module docstring)."""
 
     def __init__(self, filter: Callable[..., tuple[Any, ...]], exact: Callable[..., Any],
-                 args: Sequence[tuple[str, Kind]], outputs: Sequence[str]) -> None:
+                 args: Sequence[tuple[str, Kind]], outputs: Sequence[str], *,
+                 t32: bool = False) -> None:
         self.filter = filter
         self.exact = exact
         self.names = tuple(name for name, _ in args)
         self.kinds = tuple(kind for _, kind in args)
         self.outputs = tuple(outputs)
-        self._loops: dict[tuple[bool, ...], Callable[..., int]] = {}
+        #: whether the filter takes one more argument, ``t32`` (module docstring)
+        self.t32 = t32
+        self._loops: dict[tuple[tuple[bool, ...], bool | None], Callable[..., int]] = {}
         self._ran: set[tuple[tuple[bool, ...], type]] = set()  # loops compiled, per dtype
         self._lock = threading.Lock()
 
@@ -198,7 +204,7 @@ class Query:
 
     def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
-        answer = self.filter(*flat)
+        answer = self.filter(*flat, all32) if self.t32 else self.filter(*flat)
         if answer[-1]:
             if not self._valid(flat):
                 self._raise_invalid(values)
@@ -247,7 +253,9 @@ class Query:
             if _jit:
                 count = self._run_loop(columns, flat_outs, doubt, dtype)
             else:
-                count = _interpreted(self.filter, columns, self.kinds, m, flat_outs, doubt)
+                extra = (dtype == np.float32,) if self.t32 else ()
+                count = _interpreted(self.filter, columns, self.kinds, m, flat_outs, doubt,
+                                     extra)
             if count:
                 self._settle(np.flatnonzero(doubt), columns, arrays, flat_outs)
         if out is not None:
@@ -334,7 +342,7 @@ class Query:
         """The compiled loop over every item; returns the number of doubtful items."""
         singles = tuple(isinstance(c, tuple) for c in columns)
         m = doubt.shape[0]
-        loop = self._loop(singles)
+        loop = self._loop(singles, dtype == np.float32 if self.t32 else None)
         key = (singles, dtype)
         if key not in self._ran:  # the first call compiles: run it whole, here
             count = int(loop(*_loop_args(columns), *outs, doubt))
@@ -352,14 +360,15 @@ class Query:
                   for lo, hi in itertools.pairwise(cuts)]
         return sum(int(share.result()) for share in shares)
 
-    def _loop(self, singles: tuple[bool, ...]) -> Callable[..., int]:
-        loop = self._loops.get(singles)
+    def _loop(self, singles: tuple[bool, ...], t32: bool | None) -> Callable[..., int]:
+        key = (singles, t32)
+        loop = self._loops.get(key)
         if loop is None:
             with self._lock:
-                loop = self._loops.get(singles)
+                loop = self._loops.get(key)
                 if loop is None:
-                    loop = self._loops[singles] = _compile(self.filter, self.kinds, singles,
-                                                           len(self.outputs))
+                    loop = self._loops[key] = _compile(self.filter, self.kinds, singles,
+                                                       len(self.outputs), t32)
         return loop
 
 
@@ -538,12 +547,14 @@ def _loop_args(columns: list[Column]) -> list[Any]:
 
 
 def _interpreted(filter: Callable[..., tuple[Any, ...]], columns: list[Column],
-                 kinds: Sequence[Kind], m: int, outs: list[np.ndarray], doubt: np.ndarray) -> int:
-    """The filter over every item in CPython, on Python floats (set_jit(False)); returns the
-    number of doubtful items."""
+                 kinds: Sequence[Kind], m: int, outs: list[np.ndarray], doubt: np.ndarray,
+                 extra: tuple[bool, ...]) -> int:
+    """The filter over every item in CPython, on Python floats (set_jit(False)), with the
+    arguments ``extra`` after the items'; returns the number of doubtful items."""
     streams = [itertools.repeat(c, m) if isinstance(c, tuple)
                else c.reshape(-1, k.width).astype(np.float64).tolist()
                for c, k in zip(columns, kinds, strict=True)]
+    streams.append(itertools.repeat(extra, m))
     chain = itertools.chain.from_iterable
     results = [filter(*chain(parts)) for parts in zip(*streams, strict=True)]
     for k, o in enumerate(outs):
@@ -640,8 +651,9 @@ def _register_two_product() -> None:
 
 
 def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
-             singles: tuple[bool, ...], n_out: int) -> Callable[..., int]:
-    """A numba loop of ``filter`` over items, for one pattern of shared / per-item arguments.
+             singles: tuple[bool, ...], n_out: int, t32: bool | None) -> Callable[..., int]:
+    """A numba loop of ``filter`` over items, for one pattern of shared / per-item arguments
+    (and for a filter that takes ``t32``, one value of it, a constant LLVM folds).
 
     The source is generated (one parameter per shared scalar, one flat array per per-item
     argument, indexed with its constant width so that LLVM sees interleaved loads; per-item axes
@@ -678,6 +690,8 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
         transpose += [f"            t{k}_{c}[q] = float64(a{k}[uint64(9) * start + uint64(3) * q "
                       f"+ uint64({c})])" for c in range(3)]
         loads += [f"t{k}_{c}[uint64(3) * j + uint64({row})]" for row in range(3) for c in range(3)]
+    if t32 is not None:
+        loads.append(repr(t32))
     outs = [f"o{j}" for j in range(n_out)]
     # the sources of the filter and of every helper it may call, and the constants they read
     # (numba freezes them into the machine code)
@@ -690,7 +704,8 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
                           if isinstance(fn.__globals__.get(n), (int, float))})
     digest = hashlib.sha1(("".join(sources) + repr(sorted(constants.items())))
                           .encode()).hexdigest()[:12]
-    pattern = "".join("s" if s else "a" for s in singles)
+    pattern = "".join("s" if s else "a" for s in singles) + {None: "", False: "_t64",
+                                                              True: "_t32"}[t32]
     module = filter.__module__.rsplit(".", 1)[-1]
     name = f"_loop_{module}_{pattern}_{digest}"
     if blocked:

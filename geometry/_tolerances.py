@@ -92,6 +92,13 @@ RAY_DIVISION_BOUND = 32.0
 #: TwoProduct error term that is not exact errs by at most 2**-1074).
 RAY_UNDERFLOW_SLACK = 2.0**-1060
 
+#: Ray vs OBB with float32 outputs: a t within 2**-27 |t| of the exact value E is within
+#: 2**-27 / (1 - 2**-27) |E| < 1/8 float32 ulp of it (an ulp of E is at least 2**-24 |E|, or the
+#: subnormal spacing), so rounded to float32 it is within 5/8 ulp, and finite when E is at most
+#: float32's largest value. The slab filter's t values meet that without double-double whenever
+#: their certified error does.
+RAY_T32_RELATIVE = 2.0**-27
+
 #: Ray vs OBB: t values are certified only within [RAY_T_MIN, RAY_T_MAX] in magnitude (and the
 #: double-double quotient only for numerator and denominator there), where neither the quotient
 #: nor Dekker's product in its remainder can over- or underflow. Others are doubt.

@@ -42,6 +42,7 @@ from ._tolerances import (
     OBB_FRAME_BOUND,
     RAY_DD_BOUND,
     RAY_DIVISION_BOUND,
+    RAY_T32_RELATIVE,
     RAY_T_MAX,
     RAY_T_MIN,
     RAY_UNDERFLOW_SLACK,
@@ -320,14 +321,16 @@ def _slab(a0: float, a1: float, a2: float, qx: float, qy: float, qz: float, dx: 
 def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, cx: float,
                 cy: float, cz: float, a00: float, a01: float, a02: float, a10: float, a11: float,
                 a12: float, a20: float, a21: float, a22: float, h0: float, h1: float, h2: float,
-                t_min: float, t_max: float) -> tuple[bool, float, float, bool]:
+                t_min: float, t_max: float, t32: bool) -> tuple[bool, float, float, bool]:
     """``(hit, t_enter, t_exit, doubt)``: the ray against the OBB by slabs in the box frame.
 
-    Entry and exit are decided with certified t bounds; for a sure hit, the planes that can be
-    the entry and the exit are recomputed in double-double, so that ``t_enter`` and ``t_exit``
-    are within 1.5 ulp of the exact values (``t_min`` / ``t_max`` themselves where they win).
-    A value that is not valid (not finite, a zero direction, a NaN bound, ``t_min = +inf`` or
-    ``t_max = -inf``, axes that are not orthonormal) is doubt."""
+    Entry and exit are decided with certified t bounds. For a sure hit and float64 t, the
+    planes that can be the entry and the exit are then recomputed in double-double, so that
+    ``t_enter`` and ``t_exit`` are within 1.5 ulp of the exact values (``t_min`` / ``t_max``
+    themselves where they win). For float32 t (``t32``), the slab values are the answer when
+    their certified error is within RAY_T32_RELATIVE, and doubt otherwise. A value that is not
+    valid (not finite, a zero direction, a NaN bound, ``t_min = +inf`` or ``t_max = -inf``,
+    axes that are not orthonormal) is doubt."""
     total = ox + oy + oz + dx + dy + dz + cx + cy + cz + h0 + h1 + h2
     bad = ((not ((total - total == 0.0) & ((dx != 0.0) | (dy != 0.0) | (dz != 0.0))
                  & (t_min < _INF) & (t_max > -_INF)))
@@ -358,12 +361,26 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
     settled = settled | unsure | (gap < -slack)
     unsure = not gap >= slack
     doubt = doubt | ((not settled) & unsure)
-    if settled | unsure:
-        return False, _INF, _INF, doubt
-    # a sure hit: t_enter and t_exit, each from the planes that can be the maximum / minimum,
-    # in double-double; not certain: doubt
+    # a sure hit: t_enter and t_exit, each from the planes that can be the maximum / minimum
+    # (the others' exact t lie beyond ``low`` / ``high``)
     low = _larger(_larger(_larger(t_min, n0 - en0), n1 - en1), n2 - en2)
     high = _smaller(_smaller(_smaller(t_max, f0 + ef0), f1 + ef1), f2 + ef2)
+    if t32:
+        # within RAY_T32_RELATIVE: the slab values; else doubt (a straight line, so the loop
+        # vectorises)
+        enter_err = _larger(_larger(en0 if n0 + en0 >= low else 0.0,
+                                    en1 if n1 + en1 >= low else 0.0),
+                            en2 if n2 + en2 >= low else 0.0)
+        exit_err = _larger(_larger(ef0 if f0 - ef0 <= high else 0.0,
+                                   ef1 if f1 - ef1 <= high else 0.0),
+                           ef2 if f2 - ef2 <= high else 0.0)
+        hit = ((not (settled | unsure)) & (enter_err <= RAY_T32_RELATIVE * abs(entry))
+               & (exit_err <= RAY_T32_RELATIVE * abs(leave)))
+        return (hit, entry if hit else _INF, leave if hit else _INF,
+                doubt | ((not (settled | unsure)) & (not hit)))
+    if settled | unsure:
+        return False, _INF, _INF, doubt
+    # float64 t: in double-double; not certain: doubt
     tx, ty, tz = _two_sum(ox, -cx), _two_sum(oy, -cy), _two_sum(oz, -cz)
     t_enter, t_exit, ok = t_min, t_max, True
     t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, n0 + en0 >= low,
@@ -470,7 +487,7 @@ _SEGMENT = Query(_segment_filter, _segment_exact,
 _RAY = Query(_ray_filter, _ray_exact,
              args=[("origin", POINT), ("direction", DIRECTION), *_BOX, ("t_min", T_MIN),
                    ("t_max", T_MAX)],
-             outputs=[BOOL, T, T])
+             outputs=[BOOL, T, T], t32=True)
 _TRIANGLE = Query(_triangle_filter, _triangle_exact,
                   args=[("v0", POINT), ("v1", POINT), ("v2", POINT), *_BOX], outputs=[BOOL])
 _CLASSES = tuple(IntersectionType)
@@ -525,7 +542,8 @@ def intersect_ray_obb(
     for a ray starting inside, ``+inf`` on a miss, ``t_enter`` / ``t_exit`` within 2 ulps of the
     exact values), for the box ``{p : |axes[i] . (p - center)| <= half_size_i}``. The ray is
     mapped into the box's frame, which leaves t unchanged: slabs there with certified t bounds
-    decide the hit, and t itself is computed in double-double.
+    decide the hit; a float64 t is then computed in double-double, while a float32 t (every
+    array input float32) is the slabs' own where their bound puts it well within a float32 ulp.
 
     Parameters
     ----------

@@ -140,7 +140,18 @@ def _ulps(got: float, want) -> Fraction:
     return abs(Fraction(got) - want) / Fraction(unit)
 
 
-def _check_ray(args, got, exact, want) -> None:
+def _ulps32(got: float, want) -> Fraction:
+    """How many float32 ulps of the exact ``want`` the float32 ``got`` is from it."""
+    want = Fraction(want)
+    near = np.float32(float(want))
+    unit = float(np.spacing(abs(near))) if np.isfinite(near) else 2.0**104
+    return abs(Fraction(got) - want) / Fraction(unit)
+
+
+def _check_ray(args, got, exact, want, t32: bool = False) -> None:
+    """The filter's ``got`` and the exact pass's ``exact`` against the reference ``want``; with
+    ``t32``, t as a float32 output takes it: within 2**-26 relative before the rounding, within
+    2 float32 ulps after."""
     hit, t_enter, t_exit, doubt = got
     assert exact[0] == want.hit, f"{args}: exact hit {exact[0]}, expected {want.hit}"
     if want.hit:
@@ -149,7 +160,13 @@ def _check_ray(args, got, exact, want) -> None:
     if doubt:
         return
     assert hit == want.hit, f"{args}: filter hit {hit}, expected {want.hit}"
-    if hit:
+    if hit and t32:
+        for name, t, w in (("t_enter", t_enter, want.t_enter), ("t_exit", t_exit, want.t_exit)):
+            assert abs(Fraction(t) - Fraction(w)) <= abs(Fraction(w)) / 2**26, (
+                f"{args}: float32 {name} {t} is not within 2**-26 of {float(w)}")
+            assert _ulps32(float(np.float32(t)), w) <= 2, (
+                f"{args}: {name} {np.float32(t)} is not within 2 float32 ulps of {float(w)}")
+    elif hit:
         for name, t, w in (("t_enter", t_enter, want.t_enter), ("t_exit", t_exit, want.t_exit)):
             assert _ulps(t, w) <= 2, f"{args}: {name} {t} is not within 2 ulps of {float(w)}"
     else:
@@ -220,21 +237,24 @@ def test_obb_segment_and_triangle_filters_and_exact_match_the_reference():
     assert max(doubts) < CASES * 3 / 4, f"the filters doubt {doubts} of {CASES} cases"
 
 
-def test_obb_ray_filter_and_exact_match_the_reference():
+@pytest.mark.parametrize("t32", [False, True], ids=["float64 t", "float32 t"])
+def test_obb_ray_filter_and_exact_match_the_reference(t32):
     for args in ray_cases():
-        _check_ray(args, obb._ray_filter(*args), obb._ray_exact(*args), _ref_ray(args))
+        _check_ray(args, obb._ray_filter(*args, t32), obb._ray_exact(*args), _ref_ray(args), t32)
 
 
-def test_obb_ray_filter_gives_t_within_two_ulps_on_generic_rotated_boxes():
-    """Rotated frames round the origin's offset: t comes from double-double, not from that."""
+@pytest.mark.parametrize("t32", [False, True], ids=["float64 t", "float32 t"])
+def test_obb_ray_filter_gives_t_within_two_ulps_on_generic_rotated_boxes(t32):
+    """Rotated frames round the origin's offset: float64 t comes from double-double, not from
+    that; float32 t from the slabs, whose error is far below a float32 ulp."""
     rng = np.random.default_rng(9)
     sure = 0
     for _ in range(300):
         axes = pyrr.matrix33.create_from_eulers(rng.uniform(-3, 3, 3))
         args = _floats((*rng.uniform(-3, 3, 3), *rng.normal(size=3), *rng.uniform(-1, 1, 3),
                         *axes.ravel(), *rng.uniform(0.1, 1.5, 3), 0.0, math.inf))
-        got = obb._ray_filter(*args)
-        _check_ray(args, got, obb._ray_exact(*args), _ref_ray(args))
+        got = obb._ray_filter(*args, t32)
+        _check_ray(args, got, obb._ray_exact(*args), _ref_ray(args), t32)
         sure += not got[3]
     assert sure >= 290, f"generic rays should rarely be in doubt: {300 - sure} of 300 were"
 
@@ -254,8 +274,9 @@ def test_offsets_that_overflow_are_doubt_and_exact():
     ray = (-1.5e308, 0.0, 0.0, 1.0, 0.0, 0.0, *center, *axes, *half, 0.0, 1.7e308)
     want = _ref_ray(ray)
     assert want.hit and want.t_enter == Fraction(1.5e308)
-    _check_ray(ray, obb._ray_filter(*ray), obb._ray_exact(*ray), want)
-    assert obb._ray_filter(*ray)[3], "origin - center overflows: doubt"
+    _check_ray(ray, obb._ray_filter(*ray, False), obb._ray_exact(*ray), want)
+    assert obb._ray_filter(*ray, False)[3], "origin - center overflows: doubt"
+    assert obb._ray_filter(*ray, True)[3], "origin - center overflows: doubt (float32 t)"
 
 
 # --- compiled and interpreted, bit for bit ----------------------------------------------------
@@ -277,7 +298,8 @@ def test_compiled_filters_are_bit_identical_to_interpreted(name):
         kernel = obb._triangle_filter
         cases = [(*p[0], *p[1], *p[2], *c, *a, *h) for p, c, a, h in obb_cases()]
     else:
-        kernel, cases = obb._ray_filter, list(ray_cases())
+        kernel = obb._ray_filter
+        cases = [(*args, t32) for args in ray_cases() for t32 in (False, True)]
     _engine._register_jitables()  # the helpers the filters call, as the engine's loops see them
     compiled = numba.njit(kernel)
     for args in cases:
@@ -310,5 +332,8 @@ def test_values_that_are_not_valid_are_doubt():
                    (22, -inf)]:
         args = list(ray + (0.0, inf))
         args[k] = bad
-        assert obb._ray_filter(*args)[-1], f"ray vs OBB with {bad} at {k}: doubt"
-    assert obb._ray_filter(0.0, 0.0, 0.0, 0.0, -0.0, 0.0, *frame, 0.0, inf)[-1], "zero direction"
+        for t32 in (False, True):
+            assert obb._ray_filter(*args, t32)[-1], f"ray vs OBB with {bad} at {k}: doubt"
+    for t32 in (False, True):
+        assert obb._ray_filter(0.0, 0.0, 0.0, 0.0, -0.0, 0.0, *frame, 0.0, inf, t32)[-1], (
+            "zero direction: doubt")

@@ -260,6 +260,37 @@ def test_rotated_rays_match_the_exact_reference(cases):
             assert got.t_enter[i] == got.t_exit[i] == INF, f"{what}: a miss has t = +inf"
 
 
+def _float32_ulps(got: np.float32, exact: Fraction) -> Fraction:
+    near = np.float32(float(exact))
+    return abs(Fraction(float(got)) - exact) / Fraction(float(np.spacing(abs(near))))
+
+
+@given(
+    batches(
+        st.tuples(points(), points().filter(nonzero), points(), rotations(), half_sizes_generic)
+    )
+)
+def test_float32_rays_get_float32_t_within_two_ulps_of_the_exact_values(cases):
+    """float32 data: the hits exact, t within 2 float32 ulps of the exact t of those floats."""
+    origin, direction, center, axes, half = (np.array(c).astype(np.float32)
+                                             for c in zip(*cases, strict=True))
+    assume(np.all(np.any(direction != 0, axis=-1)))
+    got = intersect_ray_obb(origin, direction, center, axes, half)
+    assert got.t_enter.dtype == got.t_exit.dtype == np.float32
+    for i in range(len(cases)):
+        case = [x[i].astype(np.float64) for x in (origin, direction, center, axes, half)]
+        what = f"case {i}: {[c.tolist() for c in case]} (float32)"
+        want = ref.intersect_ray_obb(*case)
+        assert bool(got.hit[i]) == want.hit, f"{what}: expected hit={want.hit}, got {got.hit[i]}"
+        if want.hit:
+            for name, t, exact in (("t_enter", got.t_enter[i], want.t_enter),
+                                   ("t_exit", got.t_exit[i], want.t_exit)):
+                assert _float32_ulps(t, exact) <= 2, (
+                    f"{what}: expected {name} = {float(exact)} within 2 float32 ulps, got {t}")
+        else:
+            assert got.t_enter[i] == got.t_exit[i] == INF, f"{what}: a miss has t = +inf"
+
+
 @st.composite
 def rays_near_rotated_faces(draw):
     """A rotated box and a segment through a point at rounding distance of its surface: a
