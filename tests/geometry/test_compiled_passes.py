@@ -10,7 +10,7 @@ import pytest
 import geometry
 from geometry import _engine
 
-N = 2 * 32768 + 5  # above the engine's parallel threshold
+N = 2 * _engine._PARALLEL_MIN + 5  # two threads' shares
 
 
 def rotations(n: int, seed: int) -> np.ndarray:

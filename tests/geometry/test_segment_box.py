@@ -318,9 +318,9 @@ SHARED_SEGMENTS = {
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("extra", [-1, 0, 1, "2 chunks + 1"])
 def test_one_segment_against_batches_across_chunk_boundaries(dtype, extra, each_backend):
-    """A shared line against batches across 2**15 and 2**16 boxes (where thread shares split
-    them): every row as the same segment given per row (the per-item path), rows near the seams
-    as the exact reference."""
+    """A shared line against batches around a thread's share (2**17 boxes) and two of them
+    (which two threads split): every row as the same segment given per row (the per-item path),
+    rows near the seams as the exact reference."""
     if each_backend == "interpreted":
         pytest.skip("large batches are split (into thread shares) only when compiled; "
                     "interpreted parity: test_jit_parity")

@@ -1,15 +1,21 @@
 """Threaded batches (``geometry.set_num_threads``) give the same answers as one thread: each
 thread runs the compiled loop over its own contiguous share of the items and outputs."""
 
+import subprocess
+import sys
+import threading
+
 import numpy as np
 import pytest
 
 import geometry
+from geometry import _engine
 
 
 @pytest.fixture
 def two_threads():
     before = geometry.get_num_threads()
+    geometry.set_num_threads(1)  # (a change of count drops the pool: the test sees it made anew)
     geometry.set_num_threads(2)
     yield
     geometry.set_num_threads(before)
@@ -34,10 +40,32 @@ QUERIES = {
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("query", sorted(QUERIES))
 def test_two_threads_equal_one(two_threads, query, dtype):
-    lo, hi = cases(4 * 32768 + 17, dtype)  # large enough to be shared out
+    lo, hi = cases(2 * _engine._PARALLEL_MIN + 17, dtype)  # large enough to be shared out
+    QUERIES[query](lo[:10], hi[:10])  # a loop's first call compiles it and runs whole
     threaded = QUERIES[query](lo, hi)
+    assert _engine._pool is not None, "two threads and two shares' worth of items: a pool runs one"
     geometry.set_num_threads(1)
     single = QUERIES[query](lo, hi)
     pairs = zip(threaded, single, strict=True) if query == "ray" else [(threaded, single)]
     for got, want in pairs:
         np.testing.assert_array_equal(got, want)
+
+
+def test_a_batch_called_from_another_thread_runs_serially(two_threads):
+    """dask and thread pools call from threads of their own: no second layer of threads."""
+    lo, hi = cases(2 * _engine._PARALLEL_MIN + 17, np.float64)
+    QUERIES["triangle"](lo[:10], hi[:10])
+    got = []
+    worker = threading.Thread(target=lambda: got.append(QUERIES["triangle"](lo, hi)))
+    worker.start()
+    worker.join()
+    assert _engine._pool is None, "a call from a worker thread must not start the pool"
+    np.testing.assert_array_equal(got[0], QUERIES["triangle"](lo, hi))
+
+
+def test_the_default_is_every_cpu_the_process_may_use():
+    code = ("import os, geometry; "
+            "print(geometry.get_num_threads(), len(os.sched_getaffinity(0)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out[0] == out[1], f"default threads {out[0]}, usable CPUs {out[1]}"
