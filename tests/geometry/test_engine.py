@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import geometry
-from geometry import classify_segment_aabb, intersect_ray_aabb
+from geometry import _engine, classify_segment_aabb, intersect_ray_aabb
 
 pytestmark = pytest.mark.usefixtures("each_backend")
 
@@ -124,3 +124,26 @@ def test_no_module_of_geometry_imports_another_in_a_circle():
 
     for module in graph:
         visit(module, [])
+
+
+def _t32_probe(x: float, t32: bool) -> tuple[float, bool]:
+    """A filter that answers ``x + 1`` when told its t output is float32, else ``x``."""
+    return (x + 1.0 if t32 else x), False
+
+
+@pytest.mark.parametrize("jit", [True, False], ids=["compiled", "interpreted"])
+def test_a_t32_query_tells_its_filter_whether_t_is_float32(jit):
+    query = _engine.Query(_t32_probe, lambda x: x, args=[("x", _engine.T_MIN)],
+                          outputs=[_engine.T], t32=True)
+    before = geometry.get_jit()
+    geometry.set_jit(jit)
+    try:
+        for dtype, shift in ((np.float32, 1.0), (np.float64, 0.0)):
+            got = query(np.arange(5, dtype=dtype))
+            assert got.dtype == dtype, f"{dtype.__name__} in, {got.dtype} out"
+            np.testing.assert_array_equal(got, np.arange(5) + shift,
+                                          err_msg=f"{dtype.__name__}: t32 must be {shift == 1}")
+        assert query(np.float32(2.0)) == 3.0, "one float32 item: t32"
+        assert query(np.float64(2.0)) == 2.0, "one float64 item: not t32"
+    finally:
+        geometry.set_jit(before)

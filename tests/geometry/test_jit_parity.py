@@ -97,6 +97,49 @@ def test_ray_hits_and_t_equal(jit_on, make, dtype):
                     f"[{t_min}, {t_max}]: {name} differs on {int(np.count_nonzero(a != b))} boxes")
 
 
+def rotated_boxes(n: int, dtype, seed: int = 7):
+    """Oriented boxes around the unit cube: a random rotation each (and one of them as a frame
+    for all), some flat, a few empty (a negative half size)."""
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(n, 4))
+    w, x, y, z = (q / np.linalg.norm(q, axis=1, keepdims=True)).T
+    axes = np.stack([
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)], -1),
+        np.stack([2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)], -1),
+        np.stack([2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)], -1),
+    ], -2)
+    center = rng.uniform(-0.5, 1.5, (n, 3))
+    half = rng.uniform(0.0, 0.6, (n, 3))
+    half[rng.random(n) < 0.05, rng.integers(0, 3)] = 0.0
+    half[rng.random(n) < 0.03, rng.integers(0, 3)] *= -1.0
+    return center.astype(dtype), axes.astype(dtype), half.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("frame", ["per box", "shared"])
+def test_oriented_boxes_equal(jit_on, dtype, frame):
+    """The OBB filters (float32 t from the slabs, float64 t in double-double), both ways."""
+    center, axes, half = rotated_boxes(3000, dtype)
+    if frame == "shared":
+        axes = axes[11]
+    for start, end in SEGMENTS:
+        s, e = np.array(start, dtype), np.array(end, dtype)
+        compiled, plain = both(geometry.classify_segment_obb, s, e, center, axes, half)
+        assert same_bits(compiled, plain), f"segment {start}->{end}: classes differ"
+        compiled, plain = both(geometry.triangle_overlaps_obb, s, e, (s + e)[::-1] / 2, center,
+                               axes, half)
+        assert same_bits(compiled, plain), f"triangle on {start}->{end}: overlaps differ"
+    for (origin, direction), (t_min, t_max) in itertools.product(RAYS, T_RANGES):
+        o, d = np.array(origin, dtype), np.array(direction, dtype)
+        compiled, plain = both(geometry.intersect_ray_obb, o, d, center, axes, half, t_min,
+                               t_max)
+        assert compiled.t_enter.dtype == dtype
+        for name, a, b in zip(compiled._fields, compiled, plain, strict=True):
+            assert same_bits(a, b), (
+                f"{dtype.__name__}, ray {origin} + t {direction}, t in [{t_min}, {t_max}]: "
+                f"{name} differs on {int(np.count_nonzero(a != b))} boxes")
+
+
 @pytest.mark.parametrize("seed, dtype", [(21, np.float64), (22, np.float64), (23, np.float32)])
 def test_near_ties_equal(jit_on, seed, dtype):
     """Boxes whose corners and edges lie within rounding of the line: the rounded gaps straddle
