@@ -60,7 +60,8 @@ FILTER_SCALE_MIN = 2.0**-300
 FILTER_SCALE_MAX = 2.0**300
 
 #: Triangle vs box, a box-axis x edge axis: with coordinates at most M, edge components at most F
-#: and vertex coordinates known within E (0 for an AABB, the frame error for an OBB), the margin
+#: and vertex coordinates known within E (0 for an AABB; for an OBB the rotation's error, plus
+#: that of the box's bounds, which shifts every projection as a vertex error would), the margin
 #: errs by at most (16 u F + 8 E) M + 2 F E <= 12.1 E M + 16 u F M (projections of two vertices
 #: and of the box, and their difference). B = TRIANGLE_EDGE_BOUND * (u F + E) * M.
 TRIANGLE_EDGE_BOUND = 32.0
@@ -75,6 +76,10 @@ TRIANGLE_PLANE_BOUND = 128.0
 #: three times: |u_i - exact| <= 4.001 u sum_j |axes[i, j]| |p_j - center_j|, with entries of
 #: axes within 1 + 1e-6 of a unit row. E = OBB_FRAME_BOUND * u * sum_j |p_j - center_j| (or per
 #: axis with |axes[i, j]| when that sum is needed exactly: a zero sum means no rounding at all).
+#: A rotation alone, x'_i = axes[i] . x, errs by at most 3.001 u |x|_1, and the rotated box's
+#: bounds axes[i] . center +- half_size_i by 3.001 u |center|_1 + 1.0001 u |bound|: with M the
+#: largest rotated coordinate or bound, E = OBB_FRAME_BOUND * u * (|x|_1 + |center|_1 + M)
+#: covers a rotated point and a bound together.
 OBB_FRAME_BOUND = 5.0
 
 #: Ray vs OBB, exact-enough t: the local origin U = axes[i] . (origin - center) and direction

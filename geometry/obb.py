@@ -1,13 +1,16 @@
 """Oriented boxes: segment / ray / triangle queries against OBBs, and the OBB value.
 
 SEMANTICS.md defines the box as ``{p : |axes[i] . (p - center)| <= half_size_i}`` for the given
-floats. Each query moves its points into the box frame ``u = axes @ (p - center)``, where the
-box is ``[-half_size, half_size]`` exactly, and answers there: an affine map takes the segment,
-ray or triangle to the segment, ray or triangle of the mapped points, and keeps ray parameters
-t. The float filters bound what the frame change rounds (``_tolerances.OBB_FRAME_BOUND``) in
-every margin they test; the exact passes map the floats' exact values. A negative half size
-is an empty box. The engine (``_engine``) runs the filter once for one item and in a compiled
-loop for many, and the exact pass on the items it doubts.
+floats. Each query maps its points into the box's frame and answers there: an affine map takes
+the segment, ray or triangle to the segment, ray or triangle of the mapped points, and keeps
+ray parameters t. The ray moves to ``u = axes @ (p - center)``, where the box is
+``[-half_size, half_size]``; segments and triangles are only rotated, ``x' = axes @ x``, where
+the box is ``[axes @ center - half_size, axes @ center + half_size]``, so that with one frame
+for all boxes the query's own points are rotated once. The float filters bound what the map
+rounds (``_tolerances.OBB_FRAME_BOUND``) in every margin they test; the exact passes map the
+floats' exact values to the centred frame. A negative half size is an empty box. The engine
+(``_engine``) runs the filter once for one item and in a compiled loop for many, and the exact
+pass on the items it doubts.
 """
 
 from __future__ import annotations
@@ -74,24 +77,23 @@ __all__ = ["OBB", "classify_segment_obb", "intersect_ray_obb", "triangle_overlap
 
 
 # --- the kernels: float filters and exact passes ---------------------------------------------
-# Each filter moves its points into the box frame, u = axes @ (p - center), where the box is
-# [-half_size, half_size] exactly as SEMANTICS.md defines it, and bounds what that frame change
+# Each filter maps its points into the box's frame (module docstring) and bounds what that
 # rounded (OBB_FRAME_BOUND): every test after it compares a margin with a bound that includes the
-# frame error. The exact passes do the same in integers (or Fractions for t) on the floats' exact
-# values. A negative half size is an empty box.
+# frame error. The exact passes work in the centred frame, u = axes @ (p - center), where the box
+# is [-half_size, half_size] exactly as SEMANTICS.md defines it, in integers (or Fractions for t)
+# on the floats' exact values. A negative half size is an empty box.
 
 _INF = float("inf")
 
 
 @jitable
-def _frame(x: float, y: float, z: float, cx: float, cy: float, cz: float, a00: float, a01: float,
-           a02: float, a10: float, a11: float, a12: float, a20: float, a21: float, a22: float
-           ) -> tuple[float, float, float, float]:
-    """``(u0, u1, u2, p)``: the point's box-frame coordinates and ``p = |p - center|_1`` (the
-    frame error is at most OBB_FRAME_BOUND * u * p per coordinate)."""
-    qx, qy, qz = x - cx, y - cy, z - cz
-    return (a00 * qx + a01 * qy + a02 * qz, a10 * qx + a11 * qy + a12 * qz,
-            a20 * qx + a21 * qy + a22 * qz, abs(qx) + abs(qy) + abs(qz))
+def _rotate(x: float, y: float, z: float, a00: float, a01: float, a02: float, a10: float,
+            a11: float, a12: float, a20: float, a21: float, a22: float
+            ) -> tuple[float, float, float, float]:
+    """``(u0, u1, u2, p)``: ``axes @ (x, y, z)`` and ``p = |(x, y, z)|_1``. Each ``u_i`` rounds
+    a dot product of three, within OBB_FRAME_BOUND * u * p of the exact one."""
+    return (a00 * x + a01 * y + a02 * z, a10 * x + a11 * y + a12 * z,
+            a20 * x + a21 * y + a22 * z, abs(x) + abs(y) + abs(z))
 
 
 def _segment_filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, cx: float,
@@ -99,39 +101,51 @@ def _segment_filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: f
                     a11: float, a12: float, a20: float, a21: float, a22: float, h0: float,
                     h1: float, h2: float) -> tuple[int, bool]:
     """``(code, doubt)``: the segment ``s, e`` against the OBB, code 0 NONE, 1 INTERSECT,
-    2 INCLUDE, by separating axes in the box frame (the box's normals and the three box-axis x
-    segment axes), each margin against its bound. A value that is not finite is doubt."""
+    2 INCLUDE, by separating axes in the box's rotated frame (as :func:`_triangle_filter`: the
+    box's normals and the three box-axis x segment axes), each margin against its bound. A
+    value that is not finite is doubt."""
     total = sx + sy + sz + ex + ey + ez + cx + cy + cz + h0 + h1 + h2
     bad = (not total - total == 0.0) | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
-    s0, s1, s2, ps = _frame(sx, sy, sz, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
-    e0, e1, e2, pe = _frame(ex, ey, ez, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
-    reach = ps if ps > pe else pe
-    err = OBB_FRAME_BOUND * FILTER_UNIT * reach
+    s0, s1, s2, ps = _rotate(sx, sy, sz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    e0, e1, e2, pe = _rotate(ex, ey, ez, a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    k0, k1, k2, pk = _rotate(cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    l0, l1, l2 = k0 - h0, k1 - h1, k2 - h2
+    u0, u1, u2 = k0 + h0, k1 + h1, k2 + h2
+    reach = (ps if ps > pe else pe) + pk
+    big = _larger(_larger(_max_abs3(s0, s1, s2), _max_abs3(e0, e1, e2)),
+                  _larger(_max_abs3(l0, l1, l2), _max_abs3(u0, u1, u2)))
+    err = OBB_FRAME_BOUND * FILTER_UNIT * (reach + big)  # (see _triangle_filter)
     b2 = err + err
     in_range = (FILTER_SCALE_MIN <= reach) & (reach <= FILTER_SCALE_MAX)
-    # the box's normals: the segment's extent on each axis against [-h, h]; ``inner``: how far
+    # the box's normals: the segment's extent on each axis against [l, u]; ``inner``: how far
     # both ends lie inside on that axis
     lo = s0 if s0 < e0 else e0
     hi = s0 if s0 > e0 else e0
-    m = h0 - lo
-    m2 = hi + h0
+    m = u0 - lo
+    m2 = hi - l0
     margin = m if m < m2 else m2
-    inner0 = h0 - (hi if hi > -lo else -lo)
+    m = lo - l0
+    m2 = u0 - hi
+    inner0 = m if m < m2 else m2
     lo = s1 if s1 < e1 else e1
     hi = s1 if s1 > e1 else e1
-    m = h1 - lo
-    m2 = hi + h1
+    m = u1 - lo
+    m2 = hi - l1
     m = m if m < m2 else m2
     margin = margin if margin < m else m
-    inner1 = h1 - (hi if hi > -lo else -lo)
+    m = lo - l1
+    m2 = u1 - hi
+    inner1 = m if m < m2 else m2
     lo = s2 if s2 < e2 else e2
     hi = s2 if s2 > e2 else e2
-    m = h2 - lo
-    m2 = hi + h2
+    m = u2 - lo
+    m2 = hi - l2
     m = m if m < m2 else m2
     margin = margin if margin < m else m
-    inner2 = h2 - (hi if hi > -lo else -lo)
+    m = lo - l2
+    m2 = u2 - hi
+    inner2 = m if m < m2 else m2
     separated = in_range & (margin < -b2)
     unsure = not (in_range & (margin >= b2))
     inner = inner0 if inner0 < inner1 else inner1
@@ -143,16 +157,15 @@ def _segment_filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: f
     live = not ((sx == ex) & (sy == ey) & (sz == ez))
     w0, w1, w2 = e0 - s0, e1 - s1, e2 - s2
     edge = _max_abs3(w0, w1, w2)
-    big = _larger(_larger(_max_abs3(s0, s1, s2), _max_abs3(e0, e1, e2)), _max_abs3(h0, h1, h2))
     ok = in_range & (FILTER_SCALE_MIN <= edge) & (big <= FILTER_SCALE_MAX)
     bound = TRIANGLE_EDGE_BOUND * (FILTER_UNIT * edge + err) * big
-    m = _edge_axis_margin(-w2, w1, s1, s2, e1, e2, -h1, -h2, h1, h2)
+    m = _edge_axis_margin(-w2, w1, s1, s2, e1, e2, l1, l2, u1, u2)
     separated = separated | (live & ok & (m < -bound))
     unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner1 >= b2) & (inner2 >= b2))))))
-    m = _edge_axis_margin(w2, -w0, s0, s2, e0, e2, -h0, -h2, h0, h2)
+    m = _edge_axis_margin(w2, -w0, s0, s2, e0, e2, l0, l2, u0, u2)
     separated = separated | (live & ok & (m < -bound))
     unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner0 >= b2) & (inner2 >= b2))))))
-    m = _edge_axis_margin(-w1, w0, s0, s1, e0, e1, -h0, -h1, h0, h1)
+    m = _edge_axis_margin(-w1, w0, s0, s1, e0, e1, l0, l1, u0, u1)
     separated = separated | (live & ok & (m < -bound))
     unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner0 >= b2) & (inner1 >= b2))))))
     # separated: NONE; both ends in the open box: INCLUDE; else INTERSECT unless in doubt
@@ -170,26 +183,34 @@ def _triangle_filter(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float,
                      a20: float, a21: float, a22: float, h0: float, h1: float, h2: float
                      ) -> tuple[bool, bool]:
     """``(overlap, doubt)``: the triangle against the OBB, by the thirteen separating axes in
-    the box frame with the vertices known within the frame error. A value that is not finite
-    is doubt."""
+    the box's rotated frame, ``x' = axes @ x``: there the OBB is the axis-aligned box
+    ``[axes @ center - half_size, axes @ center + half_size]`` and the triangle the one of the
+    rotated vertices, both known within the rotation's error. The vertices are rotated without
+    the centre, so with one triangle and one frame for all boxes they, the edges and every
+    other triangle-only term are computed once per loop. A value that is not finite is
+    doubt."""
     total = v0x + v0y + v0z + v1x + v1y + v1z + v2x + v2y + v2z + cx + cy + cz + h0 + h1 + h2
     bad = (not total - total == 0.0) | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
-    ax, ay, az, pa = _frame(v0x, v0y, v0z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
-                            a22)
-    bx, by, bz, pb = _frame(v1x, v1y, v1z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
-                            a22)
-    qx, qy, qz, pc = _frame(v2x, v2y, v2z, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21,
-                            a22)
-    reach = _larger(_larger(pa, pb), pc)
+    ax, ay, az, pa = _rotate(v0x, v0y, v0z, a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    bx, by, bz, pb = _rotate(v1x, v1y, v1z, a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    qx, qy, qz, pc = _rotate(v2x, v2y, v2z, a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    kx, ky, kz, pk = _rotate(cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    lx, ly, lz = kx - h0, ky - h1, kz - h2
+    hx, hy, hz = kx + h0, ky + h1, kz + h2
+    reach = _larger(_larger(pa, pb), pc) + pk
     far = not ((FILTER_SCALE_MIN <= reach) & (reach <= FILTER_SCALE_MAX))
-    err = OBB_FRAME_BOUND * FILTER_UNIT * reach
     big = _larger(_larger(_larger(_max_abs3(ax, ay, az), _max_abs3(bx, by, bz)),
-                          _max_abs3(qx, qy, qz)), _max_abs3(h0, h1, h2))
-    on_box, unsure = _box_normals(ax, ay, az, bx, by, bz, qx, qy, qz, -h0, -h1, -h2, h0, h1,
-                                  h2, err + err)
-    overlap, unsure = _triangle_box_sat(ax, ay, az, bx, by, bz, qx, qy, qz, -h0, -h1, -h2, h0,
-                                        h1, h2, err, big, False, on_box, unsure)
+                          _max_abs3(qx, qy, qz)),
+                  _larger(_max_abs3(lx, ly, lz), _max_abs3(hx, hy, hz)))
+    # a rotated vertex errs by at most OBB_FRAME_BOUND u |v|_1, the box's bounds by that of
+    # the centre plus the rounding of +- half_size (u |bound| <= u big): moved onto the
+    # vertices, every coordinate the axes compare is within ``err``
+    err = OBB_FRAME_BOUND * FILTER_UNIT * (reach + big)
+    on_box, unsure = _box_normals(ax, ay, az, bx, by, bz, qx, qy, qz, lx, ly, lz, hx, hy, hz,
+                                  err + err)
+    overlap, unsure = _triangle_box_sat(ax, ay, az, bx, by, bz, qx, qy, qz, lx, ly, lz, hx, hy,
+                                        hz, err, big, False, on_box, unsure)
     return (overlap & (not empty) & (not bad) & (not far),
             bad | ((not empty) & (far | unsure)))
 
