@@ -3,14 +3,14 @@
 SEMANTICS.md defines the box as ``{p : |axes[i] . (p - center)| <= half_size_i}`` for the given
 floats. Each query maps its points into the box's frame and answers there: an affine map takes
 the segment, ray or triangle to the segment, ray or triangle of the mapped points, and keeps
-ray parameters t. The ray moves to ``u = axes @ (p - center)``, where the box is
-``[-half_size, half_size]``; segments and triangles are only rotated, ``x' = axes @ x``, where
-the box is ``[axes @ center - half_size, axes @ center + half_size]``, so that with one frame
-for all boxes the query's own points are rotated once. The float filters bound what the map
-rounds (``_tolerances.OBB_FRAME_BOUND``) in every margin they test; the exact passes map the
-floats' exact values to the centred frame. A negative half size is an empty box. The engine
-(``_engine``) runs the filter once for one item and in a compiled loop for many, and the exact
-pass on the items it doubts.
+ray parameters t. The filters rotate, ``x' = axes @ x``, where the box is
+``[axes @ center - half_size, axes @ center + half_size]``, so that with one frame for all boxes
+the query's own points are rotated once; they bound what the rotation rounds
+(``_tolerances.OBB_FRAME_BOUND``) in every margin they test. The double-double t of a ray and
+the exact passes work in the centred frame, ``u = axes @ (p - center)``, where the box is
+``[-half_size, half_size]``, on the floats' exact values. A negative half size is an empty
+box. The engine (``_engine``) runs the filter once for one item and in a compiled loop for
+many, and the exact pass on the items it doubts.
 """
 
 from __future__ import annotations
@@ -299,30 +299,32 @@ def _exact_enough_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, n
 
 
 @jitable
-def _slab(a0: float, a1: float, a2: float, qx: float, qy: float, qz: float, dx: float, dy: float,
-          dz: float, h: float) -> tuple[int, float, float, float, float]:
-    """One axis of the box frame: ``(state, near, far, near_err, far_err)``, state 0: the slab
-    constrains t to ``[near, far]`` (each within its error; ``-inf, inf`` when the ray is
-    exactly parallel to it and inside), 1: the ray surely misses the slab, 2: doubt."""
-    u = a0 * qx + a1 * qy + a2 * qz
-    size = abs(a0) * abs(qx) + abs(a1) * abs(qy) + abs(a2) * abs(qz)
-    eu = OBB_FRAME_BOUND * FILTER_UNIT * size + RAY_UNDERFLOW_SLACK
-    w = a0 * dx + a1 * dy + a2 * dz
-    moving = (((a0 != 0.0) & (dx != 0.0)) | ((a1 != 0.0) & (dy != 0.0))
-              | ((a2 != 0.0) & (dz != 0.0)))
-    # exactly parallel to the slab (not moving): inside it throughout, or never
-    m = h - abs(u)
-    parallel = 0 if m >= eu + eu else (1 if m < -(eu + eu) else 2)
-    size = abs(a0) * abs(dx) + abs(a1) * abs(dy) + abs(a2) * abs(dz)
-    ew = OBB_FRAME_BOUND * FILTER_UNIT * size + RAY_UNDERFLOW_SLACK
+def _slab(o: float, k: float, h: float, w: float, moving: bool, reach: float, ew: float
+          ) -> tuple[int, float, float, float, float]:
+    """One axis of the box's rotated frame, where the ray is ``o + t w`` and the box the slab
+    ``[k - h, k + h]``: ``(state, near, far, near_err, far_err)``, state 0: the slab constrains
+    t to ``[near, far]`` (each within its error; ``-inf, inf`` when the ray is exactly parallel
+    to it and inside), 1: the ray surely misses the slab, 2: doubt. ``reach``: ``|origin|_1 +
+    |center|_1``, which bounds the rotation's error in ``o`` and ``k``; ``ew``: a bound on
+    ``w``'s; ``moving``: ``w`` is not zero exactly (a product in it has no zero factor)."""
+    lo = k - h
+    hi = k + h
+    a = lo - o
+    b = hi - o
+    # both numerators err by at most en: the rotation's error in o and k, the rounding of k +- h
+    # and of the difference, each within u of a coordinate at most _max_abs3(lo, hi, o)
+    # (OBB_FRAME_BOUND)
+    en = OBB_FRAME_BOUND * FILTER_UNIT * (reach + _max_abs3(lo, hi, o)) + RAY_UNDERFLOW_SLACK
+    # exactly parallel to the slab (not moving): inside it throughout (lo <= o <= hi), or never
+    m = -a if -a < b else b
+    parallel = 0 if m >= en else (1 if m < -en else 2)
     size = abs(w) - ew
     signed = size > 0.0  # else the direction's sign on this axis is in doubt
     # reciprocals: with one ray and one frame for all boxes, computed once per loop
     inv_size = 1.0 / (size if signed else 1.0)
     inv_w = 1.0 / (w if w != 0.0 else 1.0)  # (w == 0 only when not moving)
-    en = eu + FILTER_UNIT * (h + abs(u))
-    ta = (-h - u) * inv_w
-    tb = (h - u) * inv_w
+    ta = a * inv_w
+    tb = b * inv_w
     near = ta if ta < tb else tb
     far = ta if ta > tb else tb
     # |t - exact| <= (en + |t| ew) / (|w| - ew) + 2 u |t| (the reciprocal and the product round
@@ -357,11 +359,23 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
                  & (t_min < _INF) & (t_max > -_INF)))
            | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22))
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0) & (t_min <= t_max))
-    qx, qy, qz = ox - cx, oy - cy, oz - cz
-    big = _larger(_larger(_max_abs3(qx, qy, qz), _max_abs3(dx, dy, dz)), _max_abs3(h0, h1, h2))
-    s0, n0, f0, en0, ef0 = _slab(a00, a01, a02, qx, qy, qz, dx, dy, dz, h0)
-    s1, n1, f1, en1, ef1 = _slab(a10, a11, a12, qx, qy, qz, dx, dy, dz, h1)
-    s2, n2, f2, en2, ef2 = _slab(a20, a21, a22, qx, qy, qz, dx, dy, dz, h2)
+    # slabs in the box's rotated frame (as the segment's and the triangle's filters: with one
+    # frame for all boxes only the centre is rotated per box)
+    o0, o1, o2, ro = _rotate(ox, oy, oz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    k0, k1, k2, rc = _rotate(cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    w0, w1, w2, rd = _rotate(dx, dy, dz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    reach = ro + rc
+    ew = OBB_FRAME_BOUND * FILTER_UNIT * rd + RAY_UNDERFLOW_SLACK
+    big = _larger(_larger(reach, rd), _max_abs3(h0, h1, h2))
+    s0, n0, f0, en0, ef0 = _slab(o0, k0, h0, w0, ((a00 != 0.0) & (dx != 0.0))
+                                 | ((a01 != 0.0) & (dy != 0.0)) | ((a02 != 0.0) & (dz != 0.0)),
+                                 reach, ew)
+    s1, n1, f1, en1, ef1 = _slab(o1, k1, h1, w1, ((a10 != 0.0) & (dx != 0.0))
+                                 | ((a11 != 0.0) & (dy != 0.0)) | ((a12 != 0.0) & (dz != 0.0)),
+                                 reach, ew)
+    s2, n2, f2, en2, ef2 = _slab(o2, k2, h2, w2, ((a20 != 0.0) & (dx != 0.0))
+                                 | ((a21 != 0.0) & (dy != 0.0)) | ((a22 != 0.0) & (dz != 0.0)),
+                                 reach, ew)
     entry = _larger(_larger(_larger(t_min, n0), n1), n2)
     leave = _smaller(_smaller(_smaller(t_max, f0), f1), f2)
     entry_err = _larger(_larger(en0, en1), en2)
