@@ -60,8 +60,9 @@ FILTER_SCALE_MIN = 2.0**-300
 FILTER_SCALE_MAX = 2.0**300
 
 #: Triangle vs box, a box-axis x edge axis: with coordinates at most M, edge components at most F
-#: and vertex coordinates known within E (0 for an AABB; for an OBB the rotation's error, plus
-#: that of the box's bounds, which shifts every projection as a vertex error would), the margin
+#: and vertex coordinates known within E (0 for an AABB; for an OBB the frame change's error,
+#: plus that of the box's bounds where they are rotated too: it shifts every projection as a
+#: vertex error would), the margin
 #: errs by at most (16 u F + 8 E) M + 2 F E <= 12.1 E M + 16 u F M (projections of two vertices
 #: and of the box, and their difference). B = TRIANGLE_EDGE_BOUND * (u F + E) * M.
 TRIANGLE_EDGE_BOUND = 32.0
