@@ -307,9 +307,10 @@ def _slab(o: float, k: float, h: float, w: float, moving: bool, reach: float, ew
     a = lo - o
     b = hi - o
     # both numerators err by at most en: the rotation's error in o and k, the rounding of k +- h
-    # and of the difference, each within u of a coordinate at most _max_abs3(lo, hi, o)
+    # and of the difference, each within u of a coordinate at most max(|k| + |h|, |o|)
     # (OBB_FRAME_BOUND)
-    en = OBB_FRAME_BOUND * FILTER_UNIT * (reach + _max_abs3(lo, hi, o)) + RAY_UNDERFLOW_SLACK
+    en = (OBB_FRAME_BOUND * FILTER_UNIT * (reach + _larger(abs(k) + abs(h), abs(o)))
+          + RAY_UNDERFLOW_SLACK)
     # exactly parallel to the slab (not moving): inside it throughout (lo <= o <= hi), or never
     m = -a if -a < b else b
     parallel = 0 if m >= en else (1 if m < -en else 2)
@@ -323,10 +324,14 @@ def _slab(o: float, k: float, h: float, w: float, moving: bool, reach: float, ew
     near = ta if ta < tb else tb
     far = ta if ta > tb else tb
     # |t - exact| <= (en + |t| ew) / (|w| - ew) + 2 u |t| (the reciprocal and the product round
-    # once each); ``grow`` covers the second-order terms and the bounds' own rounding
+    # once each) = en * per_n + |t| * per_t, with ``grow`` for the second-order terms and the
+    # bounds' own rounding; with one frame and ray for all boxes, per_n and per_t are constants
     grow = 1.0 + 2.0**-40
-    near_err = ((en + abs(near) * ew) * inv_size + 2.0 * FILTER_UNIT * abs(near)) * grow
-    far_err = ((en + abs(far) * ew) * inv_size + 2.0 * FILTER_UNIT * abs(far)) * grow
+    per_n = inv_size * grow
+    per_t = (ew * inv_size + 2.0 * FILTER_UNIT) * grow
+    base = en * per_n
+    near_err = base + abs(near) * per_t
+    far_err = base + abs(far) * per_t
     bounded = signed & (near_err <= RAY_T_MAX) & (far_err <= RAY_T_MAX)
     state = (0 if bounded else 2) if moving else parallel
     near = near if moving else -_INF
