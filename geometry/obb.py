@@ -101,9 +101,9 @@ def _segment_filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: f
                     a11: float, a12: float, a20: float, a21: float, a22: float, h0: float,
                     h1: float, h2: float) -> tuple[int, bool]:
     """``(code, doubt)``: the segment ``s, e`` against the OBB, code 0 NONE, 1 INTERSECT,
-    2 INCLUDE, by separating axes in the box's rotated frame (as :func:`_triangle_filter`: the
-    box's normals and the three box-axis x segment axes), each margin against its bound. A
-    value that is not finite is doubt."""
+    2 INCLUDE, by separating axes in the box's rotated frame (module docstring): the box's
+    normals and the three box-axis x segment axes, each margin against its bound. A value that
+    is not finite is doubt."""
     total = sx + sy + sz + ex + ey + ez + cx + cy + cz + h0 + h1 + h2
     bad = (not total - total == 0.0) | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
@@ -115,7 +115,10 @@ def _segment_filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: f
     reach = (ps if ps > pe else pe) + pk
     big = _larger(_larger(_max_abs3(s0, s1, s2), _max_abs3(e0, e1, e2)),
                   _larger(_max_abs3(l0, l1, l2), _max_abs3(u0, u1, u2)))
-    err = OBB_FRAME_BOUND * FILTER_UNIT * (reach + big)  # (see _triangle_filter)
+    # a rotated end errs by at most OBB_FRAME_BOUND u |x|_1, the box's bounds by that of the
+    # centre plus the rounding of +- half_size (u |bound| <= u big): moved onto the ends, every
+    # coordinate the axes compare is within ``err``
+    err = OBB_FRAME_BOUND * FILTER_UNIT * (reach + big)
     b2 = err + err
     in_range = (FILTER_SCALE_MIN <= reach) & (reach <= FILTER_SCALE_MAX)
     # the box's normals: the segment's extent on each axis against [l, u]; ``inner``: how far
@@ -359,8 +362,8 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
                  & (t_min < _INF) & (t_max > -_INF)))
            | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22))
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0) & (t_min <= t_max))
-    # slabs in the box's rotated frame (as the segment's and the triangle's filters: with one
-    # frame for all boxes only the centre is rotated per box)
+    # slabs in the box's rotated frame (module docstring: with one frame for all boxes only the
+    # centre is rotated per box)
     o0, o1, o2, ro = _rotate(ox, oy, oz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
     k0, k1, k2, rc = _rotate(cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
     w0, w1, w2, rd = _rotate(dx, dy, dz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
