@@ -2,6 +2,7 @@
 check inside the OBB filters, float32 data read in place, and the fused two_product."""
 
 import math
+import re
 import tracemalloc
 
 import numpy as np
@@ -177,3 +178,25 @@ def test_two_product_compiled_equals_python():
     py = np.array([two_product(float(u), float(v)) for u, v in zip(a, b, strict=True)])
     np.testing.assert_array_equal(p, py[:, 0])
     np.testing.assert_array_equal(e, py[:, 1])
+
+
+@pytest.mark.parametrize("query", sorted(QUERIES))
+def test_every_loop_realigns_its_frame_for_vector_spills(query):
+    """A loop's vector spill slots lie in a frame aligned to 64 bytes (``_aligned_frame``), not
+    across cache lines wherever the caller's stack happened to leave them."""
+    import numba
+
+    from geometry import obb, ray_box, segment_box, triangle_box
+
+    target = {"segment_aabb": segment_box._QUERY, "ray_aabb": ray_box._QUERY,
+              "triangle_aabb": triangle_box._QUERY, "segment_obb": obb._SEGMENT,
+              "ray_obb": obb._RAY, "triangle_obb": obb._TRIANGLE}[query]
+    QUERIES[query](*scene(8))
+    loops = list(target._loops.values())
+    assert loops, f"{query}: no compiled loop"
+    for loop in loops:
+        fresh = numba.njit(loop.py_func)  # compiled anew: numba shows no code loaded from a cache
+        fresh.compile(loop.signatures[0])
+        ir = fresh.inspect_llvm(loop.signatures[0])
+        assert re.search(r"= alloca \[64 x i8\], align 64\n", ir), (
+            f"{loop.py_func.__name__}: no 64-byte aligned slot in its frame")
