@@ -180,17 +180,16 @@ def test_two_product_compiled_equals_python():
     np.testing.assert_array_equal(e, py[:, 1])
 
 
-@pytest.mark.parametrize("query", sorted(QUERIES))
-def test_every_loop_realigns_its_frame_for_vector_spills(query):
+@pytest.mark.parametrize("query", ["segment_aabb", "triangle_obb"])
+def test_loops_realign_their_frame_for_vector_spills(query):
     """A loop's vector spill slots lie in a frame aligned to 64 bytes (``_aligned_frame``), not
-    across cache lines wherever the caller's stack happened to leave them."""
+    across cache lines wherever the caller's stack happened to leave them. Every loop is made
+    by ``_compile``; these two cover its plain and its blocked (per-box axes) forms."""
     import numba
 
-    from geometry import obb, ray_box, segment_box, triangle_box
+    from geometry import obb, segment_box
 
-    target = {"segment_aabb": segment_box._QUERY, "ray_aabb": ray_box._QUERY,
-              "triangle_aabb": triangle_box._QUERY, "segment_obb": obb._SEGMENT,
-              "ray_obb": obb._RAY, "triangle_obb": obb._TRIANGLE}[query]
+    target = {"segment_aabb": segment_box._QUERY, "triangle_obb": obb._TRIANGLE}[query]
     QUERIES[query](*scene(8))
     loops = list(target._loops.values())
     assert loops, f"{query}: no compiled loop"
