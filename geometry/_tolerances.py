@@ -77,10 +77,11 @@ TRIANGLE_PLANE_BOUND = 128.0
 #: three times: |u_i - exact| <= 4.001 u sum_j |axes[i, j]| |p_j - center_j|, with entries of
 #: axes within 1 + 1e-6 of a unit row. E = OBB_FRAME_BOUND * u * sum_j |p_j - center_j| (or per
 #: axis with |axes[i, j]| when that sum is needed exactly: a zero sum means no rounding at all).
-#: A rotation alone, x'_i = axes[i] . x, errs by at most 3.001 u |x|_1, and the rotated box's
-#: bounds axes[i] . center +- half_size_i by 3.001 u |center|_1 + 1.0001 u |bound|: with M the
-#: largest rotated coordinate or bound, E = OBB_FRAME_BOUND * u * (|x|_1 + |center|_1 + M)
-#: covers a rotated point and a bound together.
+#: The filters' frame about a point q of the query, x'_i = axes[i] . (x - q), is such a change
+#: too, and the box's bounds there, axes[i] . (center - q) +- half_size_i, err by at most
+#: 4.001 u |center - q|_1 + 1.0001 u |bound|: with M the largest coordinate or bound in that
+#: frame, E = OBB_FRAME_BOUND * u * (|x - q|_1 + |center - q|_1 + M) covers a point and a bound
+#: together.
 OBB_FRAME_BOUND = 5.0
 
 #: Ray vs OBB, exact-enough t: the local origin U = axes[i] . (origin - center) and direction

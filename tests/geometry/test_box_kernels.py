@@ -259,6 +259,38 @@ def test_obb_ray_filter_gives_t_within_two_ulps_on_generic_rotated_boxes(t32):
     assert sure >= 290, f"generic rays should rarely be in doubt: {300 - sure} of 300 were"
 
 
+def test_obb_filters_settle_boxes_near_queries_far_from_the_origin():
+    """Georeferenced data: segments, rays and triangles some 100 long at 4e6 from the origin,
+    metre-sized rotated boxes within a metre or two of them. The filters work about a point of
+    the query, so their bounds scale with the distance from it, not from the origin: they settle
+    every case, and agree with the reference. (About the origin, the same cases left about 2 %
+    of the segments and 9 % of the triangles in doubt.)"""
+    rng = np.random.default_rng(5)
+    base = np.array([5.2e5, 4.1e6, 120.0])
+    for _ in range(150):
+        v = base + rng.uniform(-50, 50, (3, 3))
+        near_triangle = rng.dirichlet([1, 1, 1]) @ v + rng.normal(size=3)
+        near_segment = v[0] + rng.uniform(-0.1, 1.1) * (v[1] - v[0]) + rng.normal(size=3)
+        axes = _floats(pyrr.matrix33.create_from_eulers(rng.uniform(-3, 3, 3)).ravel())
+        rows = [axes[0:3], axes[3:6], axes[6:9]]
+        half = _floats(rng.uniform(0.2, 1.0, 3))
+        p0, p1, p2 = (_floats(p) for p in v)
+        for center in (_floats(near_triangle), _floats(near_segment)):
+            args = (*p0, *p1, *p2, *center, *axes, *half)
+            got, doubt = obb._triangle_filter(*args)
+            assert not doubt, f"{args}: triangle in doubt"
+            assert got is ref.triangle_overlaps_obb(p0, p1, p2, center, rows, half), args
+            args = (*p0, *p1, *center, *axes, *half)
+            code, doubt = obb._segment_filter(*args)
+            assert not doubt, f"{args}: segment in doubt"
+            assert code == ref.classify_segment_obb(p0, p1, center, rows, half), args
+            ray = (*p0, *(b - a for a, b in zip(p0, p1, strict=True)), *center, *axes, *half,
+                   0.0, math.inf)
+            got = obb._ray_filter(*ray, False)
+            assert not got[3], f"{ray}: ray in doubt"
+            _check_ray(ray, got, obb._ray_exact(*ray), _ref_ray(ray))
+
+
 def test_offsets_that_overflow_are_doubt_and_exact():
     # the box spans x in [0, 3.4e308]: p - center overflows for p beyond -1.3e308
     center, half = (1.7e308, 0.0, 0.0), (1.7e308, 1.0, 1.0)
