@@ -204,12 +204,23 @@ class Query:
                         break
                     flat += value.tolist() if kind.item_dims == 1 else value.ravel().tolist()
                     continue
-                if (t is tuple or t is list) and len(value) == 3 and kind.item_dims == 1:
-                    x, y, z = value
-                    if type(x) is float and type(y) is float and type(z) is float:
-                        flat += value
-                        all32 = False
-                        continue
+                if (t is tuple or t is list) and len(value) == 3:
+                    if kind.item_dims == 1:
+                        x, y, z = value
+                        if type(x) is float and type(y) is float and type(z) is float:
+                            flat += value
+                            all32 = False
+                            continue
+                    else:  # axes as three rows of three floats
+                        for row in value:
+                            if not ((type(row) is tuple or type(row) is list) and len(row) == 3
+                                    and type(row[0]) is float and type(row[1]) is float
+                                    and type(row[2]) is float):
+                                break
+                            flat += row
+                        else:
+                            all32 = False
+                            continue
                 break
             else:
                 return self._one(flat, values, all32)
@@ -239,7 +250,7 @@ class Query:
         lead = _broadcast(self.names, arrays, self.kinds)
         dtype = _compute_dtype(values, arrays, self.kinds)
         if out is None and lead == ():
-            flat = [float(x) for a in arrays for x in a.reshape(-1)]
+            flat = [x for a in arrays for x in a.reshape(-1).tolist()]  # Python floats
             return self._one(flat, tuple(arrays), dtype == np.float32)
         m = math.prod(lead)
         outs = self._outputs(lead, dtype, out)

@@ -76,6 +76,27 @@ def test_one_item_returns_python_scalars_and_needs_no_numba():
     assert out == ["bool", "float", "<IntersectionType.INTERSECT:", "1>", "False"], out
 
 
+@pytest.mark.parametrize("rows", [tuple, list])
+def test_axes_as_rows_of_floats_answer_one_item_without_arrays(rows, monkeypatch):
+    """A frame written as three rows of three floats (nested tuples or lists) takes the
+    one-item path, as a (3, 3) array does, with the same answer; rows of ints still work (by
+    the general path)."""
+    c, s = 0.6, 0.8
+    frame = ((c, s, 0.0), (-s, c, 0.0), (0.0, 0.0, 1.0))
+    args = ((-2.0, 0.1, 0.2), (1.0, 0.25, 0.0), (0.5, 0.5, 0.5))
+    want = geometry.intersect_ray_obb(*args, np.array(frame), (0.5, 0.25, 1.0))
+
+    def no_arrays(*_):
+        raise AssertionError("one item went by the general path")
+
+    monkeypatch.setattr(_engine.Query, "_many", no_arrays)
+    got = geometry.intersect_ray_obb(*args, rows(rows(r) for r in frame), (0.5, 0.25, 1.0))
+    assert got == want and want.hit
+    monkeypatch.undo()
+    assert geometry.intersect_ray_obb(*args, [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+                                      (0.5, 0.25, 1.0)).hit
+
+
 @pytest.mark.parametrize("call", [
     lambda: classify_segment_aabb([0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0] * 3, [1.0] * 3),
     lambda: intersect_ray_aabb(np.zeros(3), np.ones(3), np.zeros(3), np.ones(3)),
