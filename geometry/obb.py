@@ -126,7 +126,9 @@ def _segment_filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: f
     # the ends, every coordinate the axes compare is within ``err``
     err = OBB_FRAME_BOUND * FILTER_UNIT * (reach + big)
     b2 = err + err
-    in_range = (FILTER_SCALE_MIN <= reach) & (reach <= FILTER_SCALE_MAX)
+    # reach 0: a point segment at the box's centre, where every coordinate is 0 or +-half_size
+    # exactly and no axis but the box's normals is tested
+    in_range = ((FILTER_SCALE_MIN <= reach) | (reach == 0.0)) & (reach <= FILTER_SCALE_MAX)
     # the box's normals: the segment's extent on each axis against [l, u]; ``inner``: how far
     # both ends lie inside on that axis
     lo = s0 if s0 < e0 else e0

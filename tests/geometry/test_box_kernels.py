@@ -291,6 +291,21 @@ def test_obb_filters_settle_boxes_near_queries_far_from_the_origin():
             _check_ray(ray, got, obb._ray_exact(*ray), _ref_ray(ray))
 
 
+def test_point_segment_at_a_box_centre_is_settled_by_the_filter():
+    """In the frame about the segment's start a point at the box's centre has every coordinate
+    0 or +-half_size exactly, so the filter answers it (points on a lattice against boxes
+    centred on it would otherwise all go to the exact pass); a flat box leaves it in doubt."""
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        center = _floats(rng.integers(-50, 50, 3) * 0.5)
+        axes = _floats(pyrr.matrix33.create_from_eulers(rng.uniform(-3, 3, 3)).ravel())
+        half = _floats(rng.uniform(0.1, 2.0, 3))
+        assert obb._segment_filter(*center, *center, *center, *axes, *half) == (2, False)
+        flat = (half[0], 0.0, half[2])
+        assert obb._segment_filter(*center, *center, *center, *axes, *flat)[1]
+        assert obb._segment_exact(*center, *center, *center, *axes, *flat) == 1
+
+
 def test_offsets_that_overflow_are_doubt_and_exact():
     # the box spans x in [0, 3.4e308]: p - center overflows for p beyond -1.3e308
     center, half = (1.7e308, 0.0, 0.0), (1.7e308, 1.0, 1.0)
