@@ -206,16 +206,17 @@ class Query:
                     continue
                 if (t is tuple or t is list) and len(value) == 3:
                     if kind.item_dims == 1:
-                        x, y, z = value
-                        if type(x) is float and type(y) is float and type(z) is float:
-                            flat += value
+                        row = _python_floats(value)
+                        if row is not None:
+                            flat += row
                             all32 = False
                             continue
-                    else:  # axes as three rows of three floats
-                        for row in value:
-                            if not ((type(row) is tuple or type(row) is list) and len(row) == 3
-                                    and type(row[0]) is float and type(row[1]) is float
-                                    and type(row[2]) is float):
+                    else:  # axes as three rows of three numbers
+                        for part in value:
+                            row = (_python_floats(part) if (type(part) is tuple
+                                                           or type(part) is list)
+                                   and len(part) == 3 else None)
+                            if row is None:
                                 break
                             flat += row
                         else:
@@ -466,6 +467,21 @@ def _rounded(value: Any, kind: str, dtype: type) -> Any:
     except OverflowError:
         x = _INF if value > 0 else -_INF
     return float(np.float32(x)) if dtype == np.float32 else x
+
+
+def _python_floats(row: Sequence[Any]) -> list[float] | None:
+    """A point written as three Python floats or ints (ints that float64 holds exactly) as
+    floats; None for anything else (which takes the general path)."""
+    out = []
+    for x in row:
+        t = type(x)
+        if t is float:
+            out.append(x)
+        elif t is int and -_EXACT_INT <= x <= _EXACT_INT:
+            out.append(float(x))
+        else:
+            return None
+    return out
 
 
 def as_float_array(name: str, value: Any) -> np.ndarray:

@@ -77,24 +77,29 @@ def test_one_item_returns_python_scalars_and_needs_no_numba():
 
 
 @pytest.mark.parametrize("rows", [tuple, list])
-def test_axes_as_rows_of_floats_answer_one_item_without_arrays(rows, monkeypatch):
-    """A frame written as three rows of three floats (nested tuples or lists) takes the
-    one-item path, as a (3, 3) array does, with the same answer; rows of ints still work (by
-    the general path)."""
+def test_points_and_axes_as_python_numbers_answer_one_item_without_arrays(rows, monkeypatch):
+    """Points as three Python floats or ints, and a frame as three such rows (nested tuples or
+    lists), take the one-item path, as (3,) and (3, 3) arrays do, with the same answer; an int
+    float64 cannot hold still takes the general path, which refuses it."""
     c, s = 0.6, 0.8
     frame = ((c, s, 0.0), (-s, c, 0.0), (0.0, 0.0, 1.0))
-    args = ((-2.0, 0.1, 0.2), (1.0, 0.25, 0.0), (0.5, 0.5, 0.5))
-    want = geometry.intersect_ray_obb(*args, np.array(frame), (0.5, 0.25, 1.0))
+    args = ((-2, 0.1, 0.2), (1.0, 0.25, 0), (0.5, 0.5, 0.5))
+    want = geometry.intersect_ray_obb(*(np.array(a, float) for a in args), np.array(frame),
+                                      np.array([0.5, 0.25, 1.0]))
+    assert want.hit
+    identity = geometry.intersect_ray_obb(*args, np.eye(3), (1, 1, 1))
 
     def no_arrays(*_):
         raise AssertionError("one item went by the general path")
 
     monkeypatch.setattr(_engine.Query, "_many", no_arrays)
-    got = geometry.intersect_ray_obb(*args, rows(rows(r) for r in frame), (0.5, 0.25, 1.0))
-    assert got == want and want.hit
+    assert geometry.intersect_ray_obb(*(rows(a) for a in args), rows(rows(r) for r in frame),
+                                      rows((0.5, 0.25, 1))) == want
+    assert geometry.intersect_ray_obb(*args, rows(rows(r) for r in np.eye(3, dtype=int).tolist()),
+                                      (1, 1, 1)) == identity
     monkeypatch.undo()
-    assert geometry.intersect_ray_obb(*args, [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
-                                      (0.5, 0.25, 1.0)).hit
+    with pytest.raises(ValueError, match="origin holds 9007199254740993"):
+        geometry.intersect_ray_obb((2**53 + 1, 0, 0), *args[1:], frame, (1, 1, 1))
 
 
 @pytest.mark.parametrize("call", [
