@@ -7,12 +7,12 @@ ray parameters t. The filters rotate about a point of the query ``q`` (a segment
 triangle's first vertex, a ray's origin), ``x' = axes @ (x - q)``, where the box is
 ``[k - half_size, k + half_size]``, ``k = axes @ (center - q)``, so that with one frame for all
 boxes the query's own points are rotated once, and coordinates are as small as the distance
-from the query. The double-double t of a ray and the exact passes work in the
-centred frame, ``u = axes @ (p - center)``, where the box is ``[-half_size, half_size]`` (the
-exact passes on the floats' exact values). The filters bound
-what the map rounds (``_tolerances.OBB_FRAME_BOUND``) in every margin they test. A negative
-half size is an empty box. The engine (``_engine``) runs the filter once for one item and in a
-compiled loop for many, and the exact pass on the items it doubts.
+from the query. The double-double t of a ray and the exact passes work in the centred frame,
+``u = axes @ (p - center)``, where the box is ``[-half_size, half_size]`` (the exact passes on
+the floats' exact values). The filters bound what the map rounds (``_tolerances.OBB_FRAME_BOUND``)
+in every margin they test. A negative half size is an empty box. The engine (``_engine``) runs
+the filter once for one item and in a compiled loop for many, and the exact pass on the items
+it doubts.
 """
 
 from __future__ import annotations
