@@ -749,10 +749,10 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
                   for kind, single in zip(kinds, singles, strict=True))
     # With one frame for all boxes, the rotated query, the frame and the error terms built from
     # them are some sixty constants of the loop. A sum in the loop (the count of doubts) makes
-    # LLVM interleave it four ways, which spills them: the triangle and ray loops took 15 % longer
-    # (10^6 boxes, one thread). There the count is a second pass over the flags; a loop that
-    # holds fewer constants gains from the interleaving (float32 segment vs AABB: 1.9 instead of
-    # 2.4-2.8 ms at 10^6 boxes).
+    # LLVM interleave it four ways, which spills them: the triangle loop took 18 % longer, the
+    # ray loop 8 % (10^6 boxes, one thread). There the count is a second pass over the flags; a
+    # loop that holds fewer constants gains from the interleaving (float32 segment vs AABB: 1.9
+    # instead of 2.4-2.8 ms at 10^6 boxes).
     count_apart = any(kind is AXES and single
                       for kind, single in zip(kinds, singles, strict=True))
     params, loads, setup, transpose = [], [], [], []
