@@ -204,24 +204,17 @@ class Query:
                         break
                     flat += value.tolist() if kind.item_dims == 1 else value.ravel().tolist()
                     continue
-                if (t is tuple or t is list) and len(value) == 3:
+                if t is tuple or t is list:
                     if kind.item_dims == 1:
-                        row = _python_floats(value)
-                        if row is not None:
-                            flat += row
-                            all32 = False
-                            continue
+                        row = _python_point(value)
                     else:  # axes as three rows of three numbers
-                        for part in value:
-                            row = (_python_floats(part) if (type(part) is tuple
-                                                           or type(part) is list)
-                                   and len(part) == 3 else None)
-                            if row is None:
-                                break
-                            flat += row
-                        else:
-                            all32 = False
-                            continue
+                        points = ([p for p in map(_python_point, value) if p is not None]
+                                  if len(value) == 3 else [])
+                        row = [x for p in points for x in p] if len(points) == 3 else None
+                    if row is not None:
+                        flat += row
+                        all32 = False
+                        continue
                 break
             else:
                 return self._one(flat, values, all32)
@@ -469,11 +462,13 @@ def _rounded(value: Any, kind: str, dtype: type) -> Any:
     return float(np.float32(x)) if dtype == np.float32 else x
 
 
-def _python_floats(row: Sequence[Any]) -> list[float] | None:
-    """A point written as three Python floats or ints (ints that float64 holds exactly) as
-    floats; None for anything else (which takes the general path)."""
+def _python_point(value: Any) -> list[float] | None:
+    """A point written as a tuple or list of three Python floats or ints (ints that float64
+    holds exactly) as floats; None for anything else (which takes the general path)."""
+    if not ((type(value) is tuple or type(value) is list) and len(value) == 3):
+        return None
     out = []
-    for x in row:
+    for x in value:
         t = type(x)
         if t is float:
             out.append(x)
