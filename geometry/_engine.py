@@ -71,7 +71,7 @@ from ._tolerances import ORTHONORMAL_ATOL
 __all__ = [
     "AXES", "BOOL", "BOX_MAX", "BOX_MIN", "CLASS", "DIRECTION", "POINT", "T", "T_MAX", "T_MIN",
     "Kind", "Query", "as_float_array", "axes_doubt", "get_jit", "get_num_threads", "jitable",
-    "set_jit", "set_num_threads", "two_product",
+    "set_jit", "set_num_threads", "interpreted", "two_product",
 ]
 
 
@@ -631,6 +631,13 @@ def axes_doubt(a00: float, a01: float, a02: float, a10: float, a11: float, a12: 
     return not ok
 
 
+def interpreted() -> bool:
+    """For filters: True when run by CPython, a constant False when compiled. A filter may skip,
+    for one item, work whose result its selects discard (compiled, that work is straight-line
+    code, which vectorises), so both give the same bits."""
+    return True
+
+
 def two_product(a: float, b: float) -> tuple[float, float]:
     """``(p, e)``: ``p = fl(a * b)`` and ``e = fl(a * b - p)``, rounded once, which is exactly
     ``a * b - p`` barring underflow. For filters: compiled, one fused multiply-add; in Python,
@@ -686,6 +693,14 @@ def _register_two_product() -> None:
         return fused  # (numba wants the parameters, annotations included, of ``fused``)
 
     overload(two_product, jit_options={"forceinline": True, "error_model": "numpy"})(typed)
+
+    def constant_false() -> bool:
+        return False
+
+    def compiled() -> Callable[[], bool]:
+        return constant_false
+
+    overload(interpreted, jit_options={"forceinline": True})(compiled)
 
 
 def _aligned_frame() -> Any:

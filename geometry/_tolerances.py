@@ -95,6 +95,13 @@ RAY_DD_BOUND = 64.0
 #: u**2 are allowed for that second-order part.
 RAY_DIVISION_BOUND = 32.0
 
+#: Ray vs OBB, the bounds on a plane's t (``obb._slab_bounds``): ``t = fl(fl(+-h - u) * fl(1 / w))``
+#: errs, beyond what the errors of U and W carry, by the rounding of the numerator (u |t|) and
+#: of the reciprocal and the product (2.0000001 u |t|), and ``t -+ spread`` round once more each
+#: (u (|t| + spread)): this many u |t| cover the three, the spread's own share being covered by
+#: the factor ``1 + 2**-17`` on its other terms.
+RAY_QUOTIENT_BOUND = 5.0
+
 #: Absolute slack for double-double sums whose small products may have underflowed (each
 #: TwoProduct error term that is not exact errs by at most 2**-1074).
 RAY_UNDERFLOW_SLACK = 2.0**-1060
@@ -102,8 +109,8 @@ RAY_UNDERFLOW_SLACK = 2.0**-1060
 #: Ray vs OBB with float32 outputs: a t within 2**-27 |t| of the exact value E is within
 #: 2**-27 / (1 - 2**-27) |E| < 1/8 float32 ulp of it (an ulp of E is at least 2**-24 |E|, or the
 #: subnormal spacing), so rounded to float32 it is within 5/8 ulp, and finite when E is at most
-#: float32's largest value. The slab filter's t values meet that without double-double whenever
-#: their certified error does.
+#: float32's largest value. The filter's float t values meet that without double-double whenever
+#: their bounds do (within 2**-28 of themselves).
 RAY_T32_RELATIVE = 2.0**-27
 
 #: Ray vs OBB: t values are certified only within [RAY_T_MIN, RAY_T_MAX] in magnitude (and the
@@ -111,3 +118,8 @@ RAY_T32_RELATIVE = 2.0**-27
 #: nor Dekker's product in its remainder can over- or underflow. Others are doubt.
 RAY_T_MIN = 2.0**-900
 RAY_T_MAX = 2.0**900
+
+#: Ray vs OBB, the double-double t: a plane's t is computed only where ``|W| >= RAY_W_MIN``, so
+#: that with every product within FILTER_SCALE_MAX (numerators below 2**302) no quotient can
+#: overflow (2**1002 at most).
+RAY_W_MIN = 2.0**-700

@@ -3,16 +3,16 @@
 SEMANTICS.md defines the box as ``{p : |axes[i] . (p - center)| <= half_size_i}`` for the given
 floats. Each query maps its points into the box's frame and answers there: an affine map takes
 the segment, ray or triangle to the segment, ray or triangle of the mapped points, and keeps
-ray parameters t. The filters rotate about a point of the query ``q`` (a segment's start, a
-triangle's first vertex, a ray's origin), ``x' = axes @ (x - q)``, where the box is
+ray parameters t. The segment and triangle filters rotate about a point of the query ``q`` (a
+segment's start, a triangle's first vertex), ``x' = axes @ (x - q)``, where the box is
 ``[k - half_size, k + half_size]``, ``k = axes @ (center - q)``, so that with one frame for all
 boxes the query's own points are rotated once, and coordinates are as small as the distance
-from the query. The double-double t of a ray and the exact passes work in the centred frame,
-``u = axes @ (p - center)``, where the box is ``[-half_size, half_size]`` (the exact passes on
-the floats' exact values). The filters bound what the map rounds (``_tolerances.OBB_FRAME_BOUND``)
-in every margin they test. A negative half size is an empty box. The engine (``_engine``) runs
-the filter once for one item and in a compiled loop for many, and the exact pass on the items
-it doubts.
+from the query. The ray's filter and the exact passes work in the centred frame,
+``u = axes @ (p - center)``, where the box is ``[-half_size, half_size]`` (the ray's origin there
+in double-double, which its t needs; the exact passes on the floats' exact values). The
+filters bound what the map rounds (``_tolerances.OBB_FRAME_BOUND``) in every margin they test.
+A negative half size is an empty box. The engine (``_engine``) runs the filter once for one item
+and in a compiled loop for many, and the exact pass on the items it doubts.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from ._engine import (
     Query,
     T,
     axes_doubt,
+    interpreted,
     jitable,
     two_product,
 )
@@ -47,10 +48,12 @@ from ._tolerances import (
     OBB_FRAME_BOUND,
     RAY_DD_BOUND,
     RAY_DIVISION_BOUND,
+    RAY_QUOTIENT_BOUND,
     RAY_T32_RELATIVE,
     RAY_T_MAX,
     RAY_T_MIN,
     RAY_UNDERFLOW_SLACK,
+    RAY_W_MIN,
     TRIANGLE_EDGE_BOUND,
     UNDERFLOW_SLACK,
     UNIT_ROUNDOFF,
@@ -230,7 +233,8 @@ def _triangle_filter(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float,
             bad | ((not empty) & (far | unsure)))
 
 
-# ray: slabs in the box frame with certified t bounds, then t itself in double-double
+# ray: slabs in the box's centred frame; each plane's t bounded from a float frame change, and
+# for float64 answers the t that can be the entry or the exit computed again in double-double
 
 @jitable
 def _two_sum(a: float, b: float) -> tuple[float, float]:
@@ -241,207 +245,199 @@ def _two_sum(a: float, b: float) -> tuple[float, float]:
 
 
 @jitable
-def _dot_dd(a0: float, a1: float, a2: float, x0: float, x1: float, x2: float, y0: float, y1: float,
-            y2: float) -> tuple[float, float, float]:
-    """``(hi, lo, size)``: ``a . (x + y)`` as the unevaluated sum ``hi + lo`` (``y`` the exact
-    tails of ``x``, |y| <= u |x|), with ``size`` the sum of the products' magnitudes: the error
-    is at most 22 u**2 size (see RAY_DD_BOUND) plus underflow."""
+def _dot_dd(a0: float, a1: float, a2: float, x0: float, x1: float, x2: float
+            ) -> tuple[float, float]:
+    """``(hi, lo)``: ``a . x`` as the unevaluated sum ``hi + lo``, within 22 u**2 sum_j |a_j x_j|
+    of it (see RAY_DD_BOUND) plus underflow; ``hi`` is the float dot product
+    ``a0 * x0 + a1 * x1 + a2 * x2``, rounded as written."""
     p0, e0 = two_product(a0, x0)
     p1, e1 = two_product(a1, x1)
     p2, e2 = two_product(a2, x2)
     s, f = _two_sum(p0, p1)
     s, g = _two_sum(s, p2)
-    lo = ((f + g) + ((e0 + e1) + e2)) + ((a0 * y0 + a1 * y1) + a2 * y2)
-    return s, lo, abs(p0) + abs(p1) + abs(p2)
+    return s, (f + g) + ((e0 + e1) + e2)
 
 
 @jitable
-def _plane_t(bound: float, u_hi: float, u_lo: float, u_size: float, w_hi: float, w_lo: float,
-             inv_w: float, room: float) -> tuple[float, bool]:
+def _slab_bounds(a0: float, a1: float, a2: float, h: float, tx: float, ty: float, tz: float,
+                 dx: float, dy: float, dz: float, moving: bool, err_u: float, err_w: float
+                 ) -> tuple[float, float, float, float, float, float, bool]:
+    """One axis of the box: the slab ``|U + t W| <= h`` that the ray ``o + t d`` crosses, with
+    ``U = a . (o - center)`` and ``W = a . d``. ``(near, near_lo, near_hi, far, far_lo, far_hi,
+    outside)``: the exact t of the near plane lies in ``[near_lo, near_hi]``, ``near`` among
+    them, and so for the far one. U and W are float dot products (``t``: ``o - center``
+    rounded), within ``err_u`` / ``err_w`` of the exact ones (OBB_FRAME_BOUND).
+
+    Parallel to the slab (not ``moving``: a product in W has a zero factor, so W = 0 exactly):
+    no constraint (near ``-inf``, far ``inf``) when surely inside it, ``outside`` when surely
+    not. Where W is below RAY_W_MIN or its sign uncertain, or parallel and neither,
+    ``-inf, inf`` both: the bounds decide no hit."""
+    u = a0 * tx + a1 * ty + a2 * tz
+    w = a0 * dx + a1 * dy + a2 * dz
+    steep = abs(w) >= RAY_W_MIN
+    inv_w = 1.0 / (w if steep else 1.0)
+    aw = abs(inv_w)
+    w_rel = err_w * aw * (1.0 + 2.0**-40)  # >= |W - w| / |w|
+    sure = steep & (w_rel <= 2.0**-20)
+    b = h if w > 0.0 else -h
+    near = (-b - u) * inv_w
+    far = (b - u) * inv_w
+    # a plane's t = (+-h - U) / W: the numerator n = fl(+-h - u) errs by at most err_u + u |n|,
+    # so |t - n / w| <= (err_u + u |n|) / |W| + |n / w| |W - w| / |W|, and near / far (the
+    # reciprocal and the product) within 2.0000001 u of n / w: with 1 + 2**-17 for
+    # |W| >= (1 - 2**-20) |w| and the roundings, and near -+ spread rounding once more, the
+    # spread is ``base + |t| per_t`` (RAY_QUOTIENT_BOUND)
+    base = err_u * aw * (1.0 + 2.0**-17) + RAY_UNDERFLOW_SLACK
+    per_t = w_rel * (1.0 + 2.0**-17) + RAY_QUOTIENT_BOUND * FILTER_UNIT
+    near_spread = base + abs(near) * per_t
+    far_spread = base + abs(far) * per_t
+    # parallel: inside throughout when |U| <= h surely
+    m = h - abs(u)
+    em = err_u * (1.0 + 2.0**-20)
+    inside = (not moving) & (m >= em)
+    return (near if sure else -_INF, near - near_spread if sure else -_INF,
+            near + near_spread if sure else (-_INF if inside else _INF),
+            far if sure else _INF, far - far_spread if sure else (_INF if inside else -_INF),
+            far + far_spread if sure else _INF, (not moving) & (-m > em))
+
+
+@jitable
+def _plane_t(bound: float, u_hi: float, u_lo: float, w_hi: float, w_lo: float, inv_w: float,
+             err_n: float, room: float) -> tuple[float, bool]:
     """``(t, ok)``: ``t = (bound - U) / W`` for the box frame's origin ``U`` and direction ``W``
     in double-double, ``inv_w = fl(1 / w_hi)``; ``ok`` when ``t`` is within 1.5 ulp of the exact
-    quotient: when the numerator's error over ``|n_hi|`` is within ``room`` (the relative error
-    left once W's and the quotient's own are counted, :func:`_exact_enough_ts`).
+    quotient: when the numerator's error bound ``err_n`` over ``|n_hi|`` is within ``room`` (the
+    relative error left once W's and the quotient's own are counted, :func:`_exact_enough_ts`).
 
     ``q = fl(n_hi * inv_w)`` is within 2.0000001 u of ``n_hi / w_hi``, so ``n_hi - p`` is exact
     (Sterbenz) and the remainder ``r = n - q W`` errs by at most 10 u**2 |n|; ``t = q + r / W``
     then errs by its own rounding (u |t|) plus at most 18 u**2 |t| (RAY_DIVISION_BOUND)."""
     n_hi, e = _two_sum(bound, -u_hi)
     n_lo = e - u_lo
-    err_n = RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * (u_size + abs(bound)) + RAY_UNDERFLOW_SLACK
     an = abs(n_hi)
-    ok = an >= RAY_T_MIN
     q = n_hi * inv_w
-    ok = ok & (RAY_T_MIN <= abs(q)) & (abs(q) <= RAY_T_MAX)
+    aq = abs(q)
+    ok = (an >= RAY_T_MIN) & (RAY_T_MIN <= aq) & (aq <= RAY_T_MAX) & (err_n <= an * room)
     p, pe = two_product(q, w_hi)
     r = (((n_hi - p) - pe) + n_lo) - q * w_lo
-    t = q + r * inv_w
-    return t, ok & (err_n <= an * room)
+    return q + r * inv_w, ok
 
 
 @jitable
 def _exact_enough_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, need_far: bool,
                      a0: float, a1: float, a2: float, h: float, tx: float, ty: float, tz: float,
-                     ex: float, ey: float, ez: float, dx: float, dy: float, dz: float
-                     ) -> tuple[float, float, bool]:
+                     ex: float, ey: float, ez: float, dx: float, dy: float, dz: float,
+                     dd_u: float, dd_w: float) -> tuple[float, float, bool]:
     """``(t_enter, t_exit, ok)`` updated with the ray's t on the slab ``|a . (p - center)| <= h``:
     its near plane's if ``need_near`` (a max into ``t_enter``), its far plane's if ``need_far``
     (a min into ``t_exit``), each in double-double (``t, e``: ``origin - center`` as ``t + e``
-    exactly); ``ok`` stays True while every t used is within 1.5 ulp (:func:`_plane_t`)."""
-    if need_near | need_far:
-        u_hi, u_lo, u_size = _dot_dd(a0, a1, a2, tx, ty, tz, ex, ey, ez)
-        w_hi, w_lo, w_size = _dot_dd(a0, a1, a2, dx, dy, dz, 0.0, 0.0, 0.0)
-        steep = abs(w_hi) >= RAY_T_MIN
-        inv_w = 1.0 / (w_hi if steep else 1.0)
-        # t is within 1.5 ulp when err_n / |n| + err_w / |W| + RAY_DIVISION_BOUND u**2 <= u; the
-        # room left for err_n / |n|, shrunk by 2**-40 and 2**-100 for its own roundings and
-        # compared as a product (no division per plane)
-        w_rel = ((RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * w_size + RAY_UNDERFLOW_SLACK)
-                 * abs(inv_w) * (1.0 + 2.0**-40))
-        room = ((FILTER_UNIT - RAY_DIVISION_BOUND * FILTER_UNIT**2) / (1.0 + 2.0**-20)
-                - w_rel) * (1.0 - 2.0**-40) - 2.0**-100
-        forward = w_hi > 0.0
-        ok = ok & steep
-        if need_near:
-            t, good = _plane_t(-h if forward else h, u_hi, u_lo, u_size, w_hi, w_lo, inv_w, room)
-            t_enter = t_enter if t_enter > t else t
-            ok = ok & good
-        if need_far:
-            t, good = _plane_t(h if forward else -h, u_hi, u_lo, u_size, w_hi, w_lo, inv_w, room)
-            t_exit = t_exit if t_exit < t else t
-            ok = ok & good
+    exactly; U and W there within ``dd_u`` / ``dd_w`` of the exact ones, RAY_DD_BOUND); ``ok``
+    stays True while every t used is within 1.5 ulp (:func:`_plane_t`). Compiled, both planes
+    are computed and the flags select (a straight line, which vectorises); one item in Python
+    skips an axis neither flag needs."""
+    if interpreted() and not (need_near | need_far):
+        return t_enter, t_exit, ok
+    u_hi, u_lo = _dot_dd(a0, a1, a2, tx, ty, tz)
+    u_lo = u_lo + ((a0 * ex + a1 * ey) + a2 * ez)
+    w_hi, w_lo = _dot_dd(a0, a1, a2, dx, dy, dz)
+    steep = abs(w_hi) >= RAY_W_MIN
+    inv_w = 1.0 / (w_hi if steep else 1.0)
+    err_n = dd_u + RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * h
+    # t is within 1.5 ulp when err_n / |n| + dd_w / |W| + RAY_DIVISION_BOUND u**2 <= u; the room
+    # left for err_n / |n|, shrunk by 2**-40 and 2**-100 for its own roundings and compared as a
+    # product (no division per plane)
+    room = ((FILTER_UNIT - RAY_DIVISION_BOUND * FILTER_UNIT**2) / (1.0 + 2.0**-20)
+            - dd_w * abs(inv_w) * (1.0 + 2.0**-40)) * (1.0 - 2.0**-40) - 2.0**-100
+    b = h if w_hi > 0.0 else -h
+    tn, good_n = _plane_t(-b, u_hi, u_lo, w_hi, w_lo, inv_w, err_n, room)
+    tf, good_f = _plane_t(b, u_hi, u_lo, w_hi, w_lo, inv_w, err_n, room)
+    t_enter = t_enter if (t_enter > tn) | (not need_near) else tn
+    t_exit = t_exit if (t_exit < tf) | (not need_far) else tf
+    ok = ok & ((steep & (good_n | (not need_near)) & (good_f | (not need_far)))
+               | (not (need_near | need_far)))
     return t_enter, t_exit, ok
-
-
-@jitable
-def _slab(k: float, h: float, w: float, moving: bool, reach: float, ew: float
-          ) -> tuple[int, float, float, float, float]:
-    """One axis of the box's frame about the ray's origin, where the ray is ``t w`` and the box
-    the slab ``[k - h, k + h]``: ``(state, near, far, near_err, far_err)``, state 0: the slab
-    constrains t to ``[near, far]`` (each within its error; ``-inf, inf`` when the ray is
-    exactly parallel to it and inside), 1: the ray surely misses the slab, 2: doubt. ``reach``:
-    ``|center - origin|_1``, which bounds the frame change's error in ``k``; ``ew``: a bound on
-    ``w``'s; ``moving``: ``w`` is not zero exactly (a product in it has no zero factor)."""
-    a = k - h
-    b = k + h
-    # both numerators err by at most en: the frame change's error in k and the rounding of
-    # k +- h, within u (|k| + |h|) (OBB_FRAME_BOUND)
-    en = OBB_FRAME_BOUND * FILTER_UNIT * (reach + abs(k) + abs(h)) + RAY_UNDERFLOW_SLACK
-    # exactly parallel to the slab (not moving): inside it throughout (a <= 0 <= b), or never
-    m = -a if -a < b else b
-    parallel = 0 if m >= en else (1 if m < -en else 2)
-    size = abs(w) - ew
-    signed = size > 0.0  # else the direction's sign on this axis is in doubt
-    # reciprocals: with one ray and one frame for all boxes, computed once per loop
-    inv_size = 1.0 / (size if signed else 1.0)
-    inv_w = 1.0 / (w if w != 0.0 else 1.0)  # (w == 0 only when not moving)
-    ta = a * inv_w
-    tb = b * inv_w
-    near = ta if ta < tb else tb
-    far = ta if ta > tb else tb
-    # |t - exact| <= (en + |t| ew) / (|w| - ew) + 2 u |t| (the reciprocal and the product round
-    # once each) = en * per_n + |t| * per_t, with ``grow`` for the second-order terms and the
-    # bounds' own rounding; with one frame and ray for all boxes, per_n and per_t are constants
-    grow = 1.0 + 2.0**-40
-    per_n = inv_size * grow
-    per_t = (ew * inv_size + 2.0 * FILTER_UNIT) * grow
-    base = en * per_n
-    near_err = base + abs(near) * per_t
-    far_err = base + abs(far) * per_t
-    bounded = signed & (near_err <= RAY_T_MAX) & (far_err <= RAY_T_MAX)
-    state = (0 if bounded else 2) if moving else parallel
-    near = near if moving else -_INF
-    far = far if moving else _INF
-    near_err = near_err if moving else 0.0
-    far_err = far_err if moving else 0.0
-    return state, near, far, near_err, far_err
 
 
 def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, cx: float,
                 cy: float, cz: float, a00: float, a01: float, a02: float, a10: float, a11: float,
                 a12: float, a20: float, a21: float, a22: float, h0: float, h1: float, h2: float,
                 t_min: float, t_max: float, t32: bool) -> tuple[bool, float, float, bool]:
-    """``(hit, t_enter, t_exit, doubt)``: the ray against the OBB by slabs in the box frame.
+    """``(hit, t_enter, t_exit, doubt)``: the ray against the OBB by slabs in the box's centred
+    frame.
 
-    Entry and exit are decided with certified t bounds. For a sure hit and float64 t, the
-    planes that can be the entry and the exit are then recomputed in double-double, so that
-    ``t_enter`` and ``t_exit`` are within 1.5 ulp of the exact values (``t_min`` / ``t_max``
-    themselves where they win). For float32 t (``t32``), the slab values are the answer when
-    their certified error is within RAY_T32_RELATIVE, and doubt otherwise. A value that is not
-    valid (not finite, a zero direction, a NaN bound, ``t_min = +inf`` or ``t_max = -inf``,
-    axes that are not orthonormal) is doubt."""
+    Each plane's t is bounded from float dot products (:func:`_slab_bounds`): the exact entry
+    (the largest near t, or ``t_min``) lies in ``[low, top]``, the exact exit in
+    ``[floor, high]``. The ray surely misses when ``low > high``, and surely hits when
+    ``top <= floor``. For a sure hit and float64 t, the planes that can be the entry and the exit
+    are then computed again in double-double, so that ``t_enter`` and ``t_exit`` are within 1.5
+    ulp of the exact values (``t_min`` / ``t_max`` themselves where they win). For float32 t
+    (``t32``), the float t are the answer when their bounds are within RAY_T32_RELATIVE, and
+    doubt otherwise. A value that is not valid (not finite, a zero direction, a NaN bound,
+    ``t_min = +inf`` or ``t_max = -inf``, axes that are not orthonormal) is doubt."""
     total = ox + oy + oz + dx + dy + dz + cx + cy + cz + h0 + h1 + h2
     bad = ((not ((total - total == 0.0) & ((dx != 0.0) | (dy != 0.0) | (dz != 0.0))
                  & (t_min < _INF) & (t_max > -_INF)))
            | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22))
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0) & (t_min <= t_max))
-    # slabs in the box's frame about the origin (module docstring: with one frame for all boxes
-    # only the centre is rotated per box)
-    k0, k1, k2, reach = _rotate(cx - ox, cy - oy, cz - oz, a00, a01, a02, a10, a11, a12, a20,
-                                a21, a22)
-    w0, w1, w2, rd = _rotate(dx, dy, dz, a00, a01, a02, a10, a11, a12, a20, a21, a22)
-    ew = OBB_FRAME_BOUND * FILTER_UNIT * rd + RAY_UNDERFLOW_SLACK
-    big = _larger(_larger(reach, rd), _max_abs3(h0, h1, h2))
-    s0, n0, f0, en0, ef0 = _slab(k0, h0, w0, ((a00 != 0.0) & (dx != 0.0))
-                                 | ((a01 != 0.0) & (dy != 0.0)) | ((a02 != 0.0) & (dz != 0.0)),
-                                 reach, ew)
-    s1, n1, f1, en1, ef1 = _slab(k1, h1, w1, ((a10 != 0.0) & (dx != 0.0))
-                                 | ((a11 != 0.0) & (dy != 0.0)) | ((a12 != 0.0) & (dz != 0.0)),
-                                 reach, ew)
-    s2, n2, f2, en2, ef2 = _slab(k2, h2, w2, ((a20 != 0.0) & (dx != 0.0))
-                                 | ((a21 != 0.0) & (dy != 0.0)) | ((a22 != 0.0) & (dz != 0.0)),
-                                 reach, ew)
-    entry = _larger(_larger(_larger(t_min, n0), n1), n2)
-    leave = _smaller(_smaller(_smaller(t_max, f0), f1), f2)
-    entry_err = _larger(_larger(en0, en1), en2)
-    leave_err = _larger(_larger(ef0, ef1), ef2)
-    gap = leave - entry
-    slack = (entry_err + leave_err) * (1.0 + 2.0**-40)
-    # the answer, by the first test that settles it: bad values are doubt; an empty box or
-    # interval misses; then out of range: doubt; a slab surely missed: miss; a slab in doubt,
-    # t out of range: doubt; a gap surely negative: miss; a gap in doubt: doubt
-    settled = bad | empty
-    doubt = bad
-    unsure = not big <= FILTER_SCALE_MAX
-    doubt = doubt | ((not settled) & unsure)
-    settled = settled | unsure | (s0 == 1) | (s1 == 1) | (s2 == 1)
-    unsure = ((s0 == 2) | (s1 == 2) | (s2 == 2)
-              | (not ((abs(entry) <= RAY_T_MAX) & (abs(leave) <= RAY_T_MAX))))
-    doubt = doubt | ((not settled) & unsure)
-    settled = settled | unsure | (gap < -slack)
-    unsure = not gap >= slack
-    doubt = doubt | ((not settled) & unsure)
-    # a sure hit: t_enter and t_exit, each from the planes that can be the maximum / minimum
-    # (the others' exact t lie beyond ``low`` / ``high``)
-    low = _larger(_larger(_larger(t_min, n0 - en0), n1 - en1), n2 - en2)
-    high = _smaller(_smaller(_smaller(t_max, f0 + ef0), f1 + ef1), f2 + ef2)
-    if t32:
-        # within RAY_T32_RELATIVE: the slab values; else doubt (a straight line, so the loop
-        # vectorises)
-        enter_err = _larger(_larger(en0 if n0 + en0 >= low else 0.0,
-                                    en1 if n1 + en1 >= low else 0.0),
-                            en2 if n2 + en2 >= low else 0.0)
-        exit_err = _larger(_larger(ef0 if f0 - ef0 <= high else 0.0,
-                                   ef1 if f1 - ef1 <= high else 0.0),
-                           ef2 if f2 - ef2 <= high else 0.0)
-        hit = ((not (settled | unsure)) & (enter_err <= RAY_T32_RELATIVE * abs(entry))
-               & (exit_err <= RAY_T32_RELATIVE * abs(leave)))
-        return (hit, entry if hit else _INF, leave if hit else _INF,
-                doubt | ((not (settled | unsure)) & (not hit)))
-    if settled | unsure:
-        return False, _INF, _INF, doubt
-    # float64 t: in double-double; not certain: doubt
     tx, ty, tz = _two_sum(ox, -cx), _two_sum(oy, -cy), _two_sum(oz, -cz)
+    # the dot products with a row of the axes err by multiples of sum_j |a_j x_j|, and
+    # |a_j| <= 1 + 2**-20 (axes_doubt): bounded by the 1-norms
+    size_t = (abs(tx[0]) + abs(ty[0]) + abs(tz[0])) * (1.0 + 2.0**-19)
+    size_d = (abs(dx) + abs(dy) + abs(dz)) * (1.0 + 2.0**-19)
+    err_u = OBB_FRAME_BOUND * FILTER_UNIT * size_t + RAY_UNDERFLOW_SLACK
+    err_w = OBB_FRAME_BOUND * FILTER_UNIT * size_d + RAY_UNDERFLOW_SLACK
+    fine = ((size_t <= FILTER_SCALE_MAX) & (size_d <= FILTER_SCALE_MAX)
+            & (_max_abs3(h0, h1, h2) <= FILTER_SCALE_MAX))
+    moving0 = ((a00 != 0.0) & (dx != 0.0)) | ((a01 != 0.0) & (dy != 0.0)) | ((a02 != 0.0)
+                                                                          & (dz != 0.0))
+    moving1 = ((a10 != 0.0) & (dx != 0.0)) | ((a11 != 0.0) & (dy != 0.0)) | ((a12 != 0.0)
+                                                                          & (dz != 0.0))
+    moving2 = ((a20 != 0.0) & (dx != 0.0)) | ((a21 != 0.0) & (dy != 0.0)) | ((a22 != 0.0)
+                                                                          & (dz != 0.0))
+    n0, nl0, nh0, f0, fl0, fh0, out0 = _slab_bounds(a00, a01, a02, h0, tx[0], ty[0], tz[0], dx,
+                                                    dy, dz, moving0, err_u, err_w)
+    n1, nl1, nh1, f1, fl1, fh1, out1 = _slab_bounds(a10, a11, a12, h1, tx[0], ty[0], tz[0], dx,
+                                                    dy, dz, moving1, err_u, err_w)
+    n2, nl2, nh2, f2, fl2, fh2, out2 = _slab_bounds(a20, a21, a22, h2, tx[0], ty[0], tz[0], dx,
+                                                    dy, dz, moving2, err_u, err_w)
+    low = _larger(_larger(_larger(t_min, nl0), nl1), nl2)
+    top = _larger(_larger(_larger(t_min, nh0), nh1), nh2)
+    high = _smaller(_smaller(_smaller(t_max, fh0), fh1), fh2)
+    floor = _smaller(_smaller(_smaller(t_max, fl0), fl1), fl2)
+    # the answer, by the first test that settles it: bad values are doubt; an empty box or
+    # interval misses; then coordinates out of range: doubt; a slab parallel and outside, or the
+    # entry surely after the exit: miss; the entry surely not after the exit: hit, if its t are
+    # certain; else doubt
+    settled = bad | empty
+    doubt = bad | ((not settled) & (not fine))
+    settled = settled | (not fine) | out0 | out1 | out2 | (low > high)
+    sure = (not settled) & (top <= floor)
+    doubt = doubt | ((not settled) & (not sure))
+    if t32:
+        # the float t: the entry within top - low of the exact one, the exit within
+        # high - floor; within 2**-28 of themselves puts them within RAY_T32_RELATIVE (a straight
+        # line, so the loop vectorises)
+        entry = _larger(_larger(_larger(t_min, n0), n1), n2)
+        leave = _smaller(_smaller(_smaller(t_max, f0), f1), f2)
+        hit = (sure & (top - low <= 0.5 * RAY_T32_RELATIVE * abs(entry))
+               & (high - floor <= 0.5 * RAY_T32_RELATIVE * abs(leave)))
+        return hit, entry if hit else _INF, leave if hit else _INF, doubt | (sure & (not hit))
+    if not sure:
+        return False, _INF, _INF, doubt
+    # float64 t: in double-double, from the planes that can be the largest near t / the smallest
+    # far t (the others' exact t lie below low / above high); not certain: doubt
+    dd_u = RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * size_t + RAY_UNDERFLOW_SLACK
+    dd_w = RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * size_d + RAY_UNDERFLOW_SLACK
     t_enter, t_exit, ok = t_min, t_max, True
-    t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, n0 + en0 >= low,
-                                           f0 - ef0 <= high, a00, a01, a02, h0, tx[0], ty[0],
-                                           tz[0], tx[1], ty[1], tz[1], dx, dy, dz)
-    t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, n1 + en1 >= low,
-                                           f1 - ef1 <= high, a10, a11, a12, h1, tx[0], ty[0],
-                                           tz[0], tx[1], ty[1], tz[1], dx, dy, dz)
-    t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, n2 + en2 >= low,
-                                           f2 - ef2 <= high, a20, a21, a22, h2, tx[0], ty[0],
-                                           tz[0], tx[1], ty[1], tz[1], dx, dy, dz)
+    t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, nh0 >= low, fl0 <= high, a00,
+                                           a01, a02, h0, tx[0], ty[0], tz[0], tx[1], ty[1],
+                                           tz[1], dx, dy, dz, dd_u, dd_w)
+    t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, nh1 >= low, fl1 <= high, a10,
+                                           a11, a12, h1, tx[0], ty[0], tz[0], tx[1], ty[1],
+                                           tz[1], dx, dy, dz, dd_u, dd_w)
+    t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, nh2 >= low, fl2 <= high, a20,
+                                           a21, a22, h2, tx[0], ty[0], tz[0], tx[1], ty[1],
+                                           tz[1], dx, dy, dz, dd_u, dd_w)
     hit = ok & (t_enter <= t_exit)
     return hit, t_enter if hit else _INF, t_exit if hit else _INF, not hit
 

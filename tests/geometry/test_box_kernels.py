@@ -262,9 +262,10 @@ def test_obb_ray_filter_gives_t_within_two_ulps_on_generic_rotated_boxes(t32):
 def test_obb_filters_settle_boxes_near_queries_far_from_the_origin():
     """Georeferenced data: segments, rays and triangles some 100 long at 4e6 from the origin,
     metre-sized rotated boxes within a metre or two of them. The filters work about a point of
-    the query, so their bounds scale with the distance from it, not from the origin: they settle
-    every case, and agree with the reference. (About the origin, the same cases left about 2 %
-    of the segments and 9 % of the triangles in doubt.)"""
+    the query (the ray's, about the box's centre), so their bounds scale with the distance
+    between them, not from the origin: they settle every case, and agree with the reference.
+    (About the origin, the same cases left about 2 % of the segments and 9 % of the triangles in
+    doubt.)"""
     rng = np.random.default_rng(5)
     base = np.array([5.2e5, 4.1e6, 120.0])
     for _ in range(150):

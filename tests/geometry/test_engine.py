@@ -173,3 +173,24 @@ def test_a_t32_query_tells_its_filter_whether_t_is_float32(jit):
         assert query(np.float64(2.0)) == 2.0, "one float64 item: not t32"
     finally:
         geometry.set_jit(before)
+
+
+def _interpreted_probe(x: float) -> tuple[float, bool]:
+    """A filter that answers 1 where it runs in Python, else 0 (a filter must never let this
+    change its answer; here it shows which way the engine ran it)."""
+    return (1.0 if _engine.interpreted() else 0.0), False
+
+
+@pytest.mark.parametrize("jit", [True, False], ids=["compiled", "interpreted"])
+def test_interpreted_is_false_only_in_compiled_loops(jit):
+    """``interpreted()`` lets a filter skip, for one item in Python, work its selects discard;
+    compiled it must be a constant False, or the loop keeps the branch."""
+    query = _engine.Query(_interpreted_probe, lambda x: 1.0, args=[("x", _engine.T_MIN)],
+                          outputs=[_engine.T])
+    before = geometry.get_jit()
+    geometry.set_jit(jit)
+    try:
+        np.testing.assert_array_equal(query(np.zeros(4)), np.full(4, 0.0 if jit else 1.0))
+        assert query(0.0) == 1.0, "one item runs in Python"
+    finally:
+        geometry.set_jit(before)
