@@ -113,13 +113,13 @@ RAY_UNDERFLOW_SLACK = 2.0**-1060
 #: their bounds do (within 2**-28 of themselves).
 RAY_T32_RELATIVE = 2.0**-27
 
-#: Ray vs OBB: t values are certified only within [RAY_T_MIN, RAY_T_MAX] in magnitude (and the
-#: double-double quotient only for numerator and denominator there), where neither the quotient
-#: nor Dekker's product in its remainder can over- or underflow. Others are doubt.
+#: Ray vs OBB, the double-double t: its numerator's error bound is kept at least
+#: 2 RAY_T_MIN u max(1, |W|), so that a t certified within 1.5 ulp has numerator and quotient
+#: above RAY_T_MIN in magnitude, where neither the quotient nor Dekker's product in its remainder
+#: can underflow.
 RAY_T_MIN = 2.0**-900
-RAY_T_MAX = 2.0**900
 
-#: Ray vs OBB, the double-double t: a plane's t is computed only where ``|W| >= RAY_W_MIN``, so
-#: that with every product within FILTER_SCALE_MAX (numerators below 2**302) no quotient can
-#: overflow (2**1002 at most).
+#: Ray vs OBB: a plane's t is bounded, or computed in double-double, only where
+#: ``|W| >= RAY_W_MIN``, so that with every product within FILTER_SCALE_MAX (numerators below
+#: 2**302) no quotient can overflow (2**1002 at most), nor Dekker's product in its remainder.
 RAY_W_MIN = 2.0**-700

@@ -50,7 +50,6 @@ from ._tolerances import (
     RAY_DIVISION_BOUND,
     RAY_QUOTIENT_BOUND,
     RAY_T32_RELATIVE,
-    RAY_T_MAX,
     RAY_T_MIN,
     RAY_UNDERFLOW_SLACK,
     RAY_W_MIN,
@@ -307,7 +306,8 @@ def _plane_t(bound: float, u_hi: float, u_lo: float, w_hi: float, w_lo: float, i
     """``(t, ok)``: ``t = (bound - U) / W`` for the box frame's origin ``U`` and direction ``W``
     in double-double, ``inv_w = fl(1 / w_hi)``; ``ok`` when ``t`` is within 1.5 ulp of the exact
     quotient: when the numerator's error bound ``err_n`` over ``|n_hi|`` is within ``room`` (the
-    relative error left once W's and the quotient's own are counted, :func:`_exact_enough_ts`).
+    relative error left once W's and the quotient's own are counted, :func:`_exact_enough_ts`;
+    ``err_n`` is also large enough that ``|n_hi|`` and ``|q|`` are then above RAY_T_MIN).
 
     ``q = fl(n_hi * inv_w)`` is within 2.0000001 u of ``n_hi / w_hi``, so ``n_hi - p`` is exact
     (Sterbenz) and the remainder ``r = n - q W`` errs by at most 10 u**2 |n|; ``t = q + r / W``
@@ -316,8 +316,7 @@ def _plane_t(bound: float, u_hi: float, u_lo: float, w_hi: float, w_lo: float, i
     n_lo = e - u_lo
     an = abs(n_hi)
     q = n_hi * inv_w
-    aq = abs(q)
-    ok = (an >= RAY_T_MIN) & (RAY_T_MIN <= aq) & (aq <= RAY_T_MAX) & (err_n <= an * room)
+    ok = err_n <= an * room
     p, pe = two_product(q, w_hi)
     r = (((n_hi - p) - pe) + n_lo) - q * w_lo
     return q + r * inv_w, ok
@@ -342,7 +341,9 @@ def _exact_enough_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, n
     w_hi, w_lo = _dot_dd(a0, a1, a2, dx, dy, dz)
     steep = abs(w_hi) >= RAY_W_MIN
     inv_w = 1.0 / (w_hi if steep else 1.0)
-    err_n = dd_u + RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * h
+    # (at least 2 RAY_T_MIN u max(1, |w_hi|): within room, |n_hi| and |q| are above RAY_T_MIN)
+    err_n = (dd_u + RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * h
+             + 2.0 * RAY_T_MIN * FILTER_UNIT * _larger(1.0, abs(w_hi)))
     # t is within 1.5 ulp when err_n / |n| + dd_w / |W| + RAY_DIVISION_BOUND u**2 <= u; the room
     # left for err_n / |n|, shrunk by 2**-40 and 2**-100 for its own roundings and compared as a
     # product (no division per plane)
@@ -353,8 +354,7 @@ def _exact_enough_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, n
     tf, good_f = _plane_t(b, u_hi, u_lo, w_hi, w_lo, inv_w, err_n, room)
     t_enter = t_enter if (t_enter > tn) | (not need_near) else tn
     t_exit = t_exit if (t_exit < tf) | (not need_far) else tf
-    ok = ok & ((steep & (good_n | (not need_near)) & (good_f | (not need_far)))
-               | (not (need_near | need_far)))
+    ok = ok & (good_n | (not need_near)) & (good_f | (not need_far))
     return t_enter, t_exit, ok
 
 
