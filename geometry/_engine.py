@@ -39,8 +39,9 @@ and wires them to the engine once::
   a frame of axes, scalars) are constants of the loop (one compiled loop per pattern of them),
   so what depends on them alone is computed once, not per item. Filters compute with selects
   and ``&`` / ``|`` rather than branches, and their helpers are inlined (``forceinline``), so
-  that LLVM vectorises the loop. ``set_jit(False)`` or ``SLABLAB_JIT=0`` runs the very same
-  filter in an interpreted loop instead (bit-identical).
+  that LLVM vectorises the loop (one item in Python may still skip work whose result a select
+  discards: :func:`interpreted` is a constant False compiled). ``set_jit(False)`` or
+  ``SLABLAB_JIT=0`` runs the very same filter in an interpreted loop instead (bit-identical).
   Returns one (lead,) array per output, or the caller's ``out`` arrays filled in.
 
 Outputs are float32 (``T``) only when every array argument is float32; data are widened to
