@@ -290,14 +290,14 @@ def _slab_bounds(a0: float, a1: float, a2: float, h: float, tx: float, ty: float
     per_t = w_rel * (1.0 + 2.0**-17) + RAY_QUOTIENT_BOUND * FILTER_UNIT
     near_spread = base + abs(near) * per_t
     far_spread = base + abs(far) * per_t
-    # parallel: inside throughout when |U| <= h surely
-    m = h - abs(u)
-    em = err_u * (1.0 + 2.0**-20)
-    inside = (not moving) & (m >= em)
+    # parallel (W = 0, inv_w = 1, b = -h): near and far are h - U and -h - U within their
+    # spreads, and the ray is inside the slab throughout when h - U >= 0 >= -h - U
+    inside = (not moving) & (near >= near_spread) & (-far >= far_spread)
     return (near if sure else -_INF, near - near_spread if sure else -_INF,
             near + near_spread if sure else (-_INF if inside else _INF),
             far if sure else _INF, far - far_spread if sure else (_INF if inside else -_INF),
-            far + far_spread if sure else _INF, (not moving) & (-m > em))
+            far + far_spread if sure else _INF,
+            (not moving) & ((-near > near_spread) | (far > far_spread)))
 
 
 @jitable
