@@ -669,12 +669,13 @@ def _register_jitables() -> None:
     for fn in _JITABLES[_registered:]:
         register_jitable(forceinline=True, error_model="numpy")(fn)
     if _registered == 0:
-        _register_two_product()
+        _register_overloads()
     _registered = len(_JITABLES)
 
 
-def _register_two_product() -> None:
-    """:func:`two_product` for numba: one ``llvm.fma`` (a vfmadd where the CPU has one)."""
+def _register_overloads() -> None:
+    """The compiled forms of :func:`two_product` (one ``llvm.fma``, a vfmadd where the CPU has
+    one) and of :func:`interpreted` (a constant False)."""
     from numba import types
     from numba.extending import intrinsic, overload
 
@@ -789,7 +790,7 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     # the sources of the filter and of every helper it may call, and the constants they read
     # (numba freezes them into the machine code)
     # (and of this function and the registration: how the loop is generated and compiled)
-    sources = [inspect.getsource(f) for f in (_compile, _register_jitables, _register_two_product,
+    sources = [inspect.getsource(f) for f in (_compile, _register_jitables, _register_overloads,
                                               _aligned_frame)]
     constants: dict[str, Any] = {"_BLOCK": _BLOCK}
     for fn in [filter, *_JITABLES]:

@@ -259,7 +259,7 @@ def _dot_dd(a0: float, a1: float, a2: float, x0: float, x1: float, x2: float
 
 @jitable
 def _slab_bounds(a0: float, a1: float, a2: float, h: float, tx: float, ty: float, tz: float,
-                 dx: float, dy: float, dz: float, moving: bool, err_u: float, err_w: float
+                 dx: float, dy: float, dz: float, err_u: float, err_w: float
                  ) -> tuple[float, float, float, float, float, float, bool]:
     """One axis of the box: the slab ``|U + t W| <= h`` that the ray ``o + t d`` crosses, with
     ``U = a . (o - center)`` and ``W = a . d``. ``(near, near_lo, near_hi, far, far_lo, far_hi,
@@ -267,12 +267,14 @@ def _slab_bounds(a0: float, a1: float, a2: float, h: float, tx: float, ty: float
     them, and so for the far one. U and W are float dot products (``t``: ``o - center``
     rounded), within ``err_u`` / ``err_w`` of the exact ones (OBB_FRAME_BOUND).
 
-    Parallel to the slab (not ``moving``: a product in W has a zero factor, so W = 0 exactly):
+    Parallel to the slab (every product in W has a zero factor, so W = 0 exactly):
     no constraint (near ``-inf``, far ``inf``) when surely inside it, ``outside`` when surely
     not. Where W is below RAY_W_MIN or its sign uncertain, or parallel and neither,
     ``-inf, inf`` both: the bounds decide no hit."""
     u = a0 * tx + a1 * ty + a2 * tz
     w = a0 * dx + a1 * dy + a2 * dz
+    moving = ((a0 != 0.0) & (dx != 0.0)) | ((a1 != 0.0) & (dy != 0.0)) | ((a2 != 0.0)
+                                                                       & (dz != 0.0))
     steep = abs(w) >= RAY_W_MIN
     inv_w = 1.0 / (w if steep else 1.0)
     aw = abs(inv_w)
@@ -388,18 +390,12 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
     err_w = OBB_FRAME_BOUND * FILTER_UNIT * size_d + RAY_UNDERFLOW_SLACK
     fine = ((size_t <= FILTER_SCALE_MAX) & (size_d <= FILTER_SCALE_MAX)
             & (_max_abs3(h0, h1, h2) <= FILTER_SCALE_MAX))
-    moving0 = ((a00 != 0.0) & (dx != 0.0)) | ((a01 != 0.0) & (dy != 0.0)) | ((a02 != 0.0)
-                                                                          & (dz != 0.0))
-    moving1 = ((a10 != 0.0) & (dx != 0.0)) | ((a11 != 0.0) & (dy != 0.0)) | ((a12 != 0.0)
-                                                                          & (dz != 0.0))
-    moving2 = ((a20 != 0.0) & (dx != 0.0)) | ((a21 != 0.0) & (dy != 0.0)) | ((a22 != 0.0)
-                                                                          & (dz != 0.0))
     n0, nl0, nh0, f0, fl0, fh0, out0 = _slab_bounds(a00, a01, a02, h0, tx[0], ty[0], tz[0], dx,
-                                                    dy, dz, moving0, err_u, err_w)
+                                                    dy, dz, err_u, err_w)
     n1, nl1, nh1, f1, fl1, fh1, out1 = _slab_bounds(a10, a11, a12, h1, tx[0], ty[0], tz[0], dx,
-                                                    dy, dz, moving1, err_u, err_w)
+                                                    dy, dz, err_u, err_w)
     n2, nl2, nh2, f2, fl2, fh2, out2 = _slab_bounds(a20, a21, a22, h2, tx[0], ty[0], tz[0], dx,
-                                                    dy, dz, moving2, err_u, err_w)
+                                                    dy, dz, err_u, err_w)
     low = _larger(_larger(_larger(t_min, nl0), nl1), nl2)
     top = _larger(_larger(_larger(t_min, nh0), nh1), nh2)
     high = _smaller(_smaller(_smaller(t_max, fh0), fh1), fh2)
