@@ -2,17 +2,20 @@
 
 ``scaled`` turns floats into integers on one power-of-two scale (sums, differences and
 products of them are exact); ``rational`` and ``to_frame_rational`` give exact
-``fractions.Fraction`` values (``OBB.contains``).
+``fractions.Fraction`` values (``OBB.contains``), and ``to_float`` rounds an exact value back
+(the value methods that compute a point or a bound exactly, where floats would overflow or round
+a bound inwards).
 """
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-__all__ = ["rational", "scaled", "to_frame_rational"]
+__all__ = ["rational", "scaled", "to_float", "to_frame_rational"]
 
 
 def scaled(*xs: float) -> tuple[int, list[int]]:
@@ -39,3 +42,22 @@ def to_frame_rational(point: np.ndarray, center: np.ndarray | None,
            for k in range(3)]
     return [sum((rational(axes[i][k]) * rel[k] for k in range(3)), Fraction(0))
             for i in range(3)]
+
+
+def to_float(x: Fraction | int, toward: int = 0, den: int = 1) -> float:
+    """``x / den`` (a Fraction or an int, over a non-zero int) as a float64: rounded to
+    nearest (``toward=0``), down (``-1``) or up (``1``); ``-inf`` / ``inf`` where that rounding
+    leaves the finite floats."""
+    num, den = x.numerator * (1 if den > 0 else -1), x.denominator * abs(den)
+    try:
+        f = num / den  # correctly rounded (an integer division)
+    except OverflowError:
+        return math.inf if num > 0 else -math.inf
+    if toward:
+        p, q = f.as_integer_ratio()
+        above = p * den - num * q  # the sign of f - x
+        if toward < 0 and above > 0:
+            return math.nextafter(f, -math.inf)
+        if toward > 0 and above < 0:
+            return math.nextafter(f, math.inf)
+    return f

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._exact import scaled, to_float
 from ._validate import as_finite_points, as_matrix44, as_points, check_box_bounds
 from ._value import Value
 
@@ -150,22 +151,34 @@ class AABB(Value):
         return AABB(np.minimum(self._min, other._min), np.maximum(self._max, other._max))
 
     def transformed(self, matrix: ArrayLike) -> AABB:
-        """The tightest AABB of this box under an affine 4x4 ``matrix`` (pyrr convention).
+        """The smallest AABB that holds this box moved by an affine 4x4 ``matrix`` (pyrr
+        convention): the exact bounds, the min rounded down and the max rounded up, so that no
+        moved point is outside it, and exactly the moved corners' box wherever that is made of
+        floats.
 
-        Arvo's method (Graphics Gems, 1990): each output axis j takes, from each input axis i,
-        the smaller/larger of ``M[i, j] * min_i`` and ``M[i, j] * max_i``, plus the translation
-        ``M[3, j]`` -- the same bounds as transforming the 8 corners, at a fraction of the work.
-        Row vectors: ``p' = [p, 1] @ M``, translation in the last row; a projective matrix (last
-        column not (0, 0, 0, 1)) is a ``ValueError``. The empty box stays empty.
+        Arvo's method (Graphics Gems, 1990), in exact arithmetic: each output axis j takes,
+        from each input axis i, the smaller/larger of ``M[i, j] * min_i`` and ``M[i, j] * max_i``,
+        plus the translation ``M[3, j]`` -- the same bounds as moving the 8 corners. Row vectors:
+        ``p' = [p, 1] @ M``, translation in the last row; a projective matrix (last column not
+        (0, 0, 0, 1)) is a ``ValueError``, and so is an image beyond float64. The empty box stays
+        empty.
         """
         m = as_matrix44("matrix", matrix)
         if self.is_empty:
             return self
-        a = self._min[:, None] * m[:3, :3]  # a[i, j] = min_i * M[i, j]
-        b = self._max[:, None] * m[:3, :3]
-        lo, hi = np.minimum(a, b), np.maximum(a, b)
-        # Summed in row order with the translation last, as [p, 1] @ M adds its terms.
-        return AABB(lo[0] + lo[1] + lo[2] + m[3, :3], hi[0] + hi[1] + hi[2] + m[3, :3])
+        # in integers on one scale (exact): M[i, j] * min_i on unit**2, the translation lifted to it
+        unit, ints = scaled(*m[:, :3].ravel().tolist(), *self._min.tolist(), *self._max.tolist())
+        lo, hi = [], []
+        for j in range(3):
+            low = high = ints[9 + j] * unit
+            for i in range(3):
+                a, b = ints[3 * i + j] * ints[12 + i], ints[3 * i + j] * ints[15 + i]
+                low, high = low + min(a, b), high + max(a, b)
+            lo.append(to_float(low, -1, unit * unit))
+            hi.append(to_float(high, 1, unit * unit))
+        if not np.isfinite(lo + hi).all():
+            raise ValueError(f"{self!r} moved by matrix reaches beyond float64")
+        return AABB(lo, hi)
 
     # -- value semantics ----------------------------------------------------------------------
     def _require_nonempty(self, what: str) -> None:

@@ -40,7 +40,7 @@ from ._engine import (
     jitable,
     two_product,
 )
-from ._exact import rational, scaled, to_frame_rational
+from ._exact import rational, scaled, to_float, to_frame_rational
 from ._tolerances import (
     FILTER_SCALE_MAX,
     FILTER_SCALE_MIN,
@@ -713,7 +713,11 @@ class OBB(Value):
         except ValueError as exc:
             raise ValueError(
                 f"matrix must be rigid (rotation and translation only): {exc}") from None
-        return cls(box.center @ m[:3, :3] + m[3, :3], m[:3, :3], box.half_size)
+        with np.errstate(over="ignore", invalid="ignore"):
+            center = box.center @ m[:3, :3] + m[3, :3]
+        if not np.isfinite(center).all():
+            raise ValueError(f"{box!r} moved by matrix has its centre beyond float64")
+        return cls(center, m[:3, :3], box.half_size)
 
     @property
     def center(self) -> np.ndarray:
@@ -730,20 +734,17 @@ class OBB(Value):
         """Half the extent along each axis, a read-only (3,) array."""
         return self._half_size
 
-    def _local(self, point: ArrayLike) -> np.ndarray:
-        local: np.ndarray = (as_finite_points("point", point) - self._center) @ self._axes.T
-        return local
-
     def contains(self, point: ArrayLike) -> bool | np.ndarray:
         """True for each point in the closed box (exactly: ``|axes @ (p - center)| <=
         half_size``); ``point`` (3,) -> bool, (N, 3) -> (N,) bool."""
         point = as_finite_points("point", point)
-        with np.errstate(over="ignore", under="ignore"):
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
             offset = point - self._center
             local = np.abs(offset @ self._axes.T)
             shrunk, grown = _bracket(self._half_size, _frame_error(np.float64, self._axes, offset))
         inside = np.array(np.all(local <= shrunk, axis=-1))
-        unsure = ~inside & np.all(local <= grown, axis=-1)
+        # near the boundary, or where the float frame change overflowed: exactly
+        unsure = ~inside & (np.all(local <= grown, axis=-1) | ~np.all(np.isfinite(local), axis=-1))
         for index in map(tuple, np.argwhere(unsure)):
             u = to_frame_rational(point[index], self._center, self._axes)
             inside[index] = all(abs(x) <= rational(h)
@@ -751,20 +752,81 @@ class OBB(Value):
         return bool(inside) if inside.ndim == 0 else inside
 
     def closest_point(self, point: ArrayLike) -> np.ndarray:
-        """The point of the closed box nearest to each ``point`` (Ericson, RTCD 5.1.4)."""
+        """The point of the closed box nearest to each ``point``: the point itself if the box
+        holds it (:meth:`contains`), else (Ericson, RTCD 5.1.4)
+        ``center + axes.T @ clip(axes @ (point - center), -half_size, half_size)``, in floats;
+        where those overflow, evaluated exactly and rounded to nearest (a ``ValueError`` if the
+        point is beyond float64). An empty box (a negative half size) is a ``ValueError``."""
+        point = as_finite_points("point", point)
         if np.any(self._half_size < 0):
             raise ValueError("closest_point of an empty OBB (negative half_size) is undefined")
-        local = np.clip(self._local(point), -self._half_size, self._half_size)
-        nearest: np.ndarray = self._center + local @ self._axes
+        with np.errstate(over="ignore", invalid="ignore"):
+            local = np.clip((point - self._center) @ self._axes.T, -self._half_size,
+                            self._half_size)
+            nearest: np.ndarray = np.array(self._center + local @ self._axes)
+        inside = np.asarray(self.contains(point))
+        nearest[inside] = point[inside]
+        for index in map(tuple, np.argwhere(~np.all(np.isfinite(nearest), axis=-1))):
+            u = to_frame_rational(point[index], self._center, self._axes)
+            clipped = [max(-rational(h), min(rational(h), x))
+                       for x, h in zip(u, self._half_size, strict=True)]
+            nearest[index] = [to_float(rational(self._center[j])
+                                       + sum(rational(self._axes[i, j]) * clipped[i]
+                                             for i in range(3))) for j in range(3)]
+            if not np.isfinite(nearest[index]).all():
+                raise ValueError(f"closest_point of {self!r} to {point[index].tolist()} is "
+                                 "beyond float64")
         return nearest
 
     def corners(self) -> np.ndarray:
-        """The 8 corners, (8, 3); bit k of the row index picks -/+ half_size along axis k."""
-        bits = (np.arange(8)[:, None] >> np.arange(3)) & 1
-        corners: np.ndarray = self._center + ((2 * bits - 1) * self._half_size) @ self._axes
-        return corners
+        """The 8 corners, (8, 3): bit k of the row index picks ``-/+ half_size`` along axis k.
+
+        Each corner is the box's exact corner (the point whose frame coordinates are
+        ``+-half_size``, solved exactly for the axes given) rounded to nearest; a ``ValueError``
+        for a corner beyond float64, and for an empty box (a negative half size)."""
+        if np.any(self._half_size < 0):
+            raise ValueError("corners of an empty OBB (negative half_size) are undefined")
+        unit, center, edges, det, half = self._exact_edges()
+        # corner = center + edges @ (+-half) / det, on the scale unit * det
+        out = np.empty((8, 3))
+        for bits in range(8):
+            u = [half[i] if (bits >> i) & 1 else -half[i] for i in range(3)]
+            for j in range(3):
+                num = center[j] * det + unit * sum(edges[j][i] * u[i] for i in range(3))
+                out[bits, j] = to_float(num, 0, unit * det)
+        if not np.isfinite(out).all():
+            raise ValueError(f"corners of {self!r} reach beyond float64")
+        return out
 
     def aabb(self) -> AABB:
-        """The tightest AABB around the box: ``center -+ |axes|.T @ half_size``."""
-        extent = np.abs(self._axes).T @ self._half_size
-        return AABB(self._center - extent, self._center + extent)
+        """The smallest AABB that holds the box: per axis, the exact extent of the box (solved
+        exactly for the axes given), its min rounded down and its max rounded up, so that no
+        point of the box is outside it. ``AABB.empty()`` for an empty box (a negative half size);
+        a ``ValueError`` where the box reaches beyond float64."""
+        if np.any(self._half_size < 0):
+            return AABB.empty()
+        unit, center, edges, det, half = self._exact_edges()
+        det = abs(det)
+        lo, hi = [], []
+        for j in range(3):
+            extent = unit * sum(abs(edges[j][i]) * half[i] for i in range(3))
+            lo.append(to_float(center[j] * det - extent, -1, unit * det))
+            hi.append(to_float(center[j] * det + extent, 1, unit * det))
+        if not np.isfinite(lo + hi).all():
+            raise ValueError(f"aabb of {self!r} reaches beyond float64")
+        return AABB(lo, hi)
+
+    def _exact_edges(self) -> tuple[int, list[int], list[list[int]], int, list[int]]:
+        """``(unit, center, edges, det, half)``: the box in integers on one scale (values are
+        ``x / unit``, :func:`scaled`), with the exact inverse of the axes (as given, so
+        orthonormal only within rounding) as ``edges * unit / det``: column i of ``edges`` is
+        the box's i-th edge direction, ``p = center + edges @ u * unit / det`` for frame
+        coordinates ``u``."""
+        unit, ints = scaled(*self._center.tolist(), *self._axes.ravel().tolist(),
+                            *self._half_size.tolist())
+        a = [ints[3:6], ints[6:9], ints[9:12]]
+        cof = [[a[(i + 1) % 3][(j + 1) % 3] * a[(i + 2) % 3][(j + 2) % 3]
+                - a[(i + 1) % 3][(j + 2) % 3] * a[(i + 2) % 3][(j + 1) % 3] for j in range(3)]
+               for i in range(3)]
+        det = sum(a[0][j] * cof[0][j] for j in range(3))  # near +-unit**3: orthonormal rows
+        return unit, ints[:3], [[cof[i][j] for i in range(3)] for j in range(3)], det, ints[12:]

@@ -100,9 +100,15 @@ class Ray(Value):
         return float(self._t_max) if self._t_max.ndim == 0 else self._t_max
 
     def at(self, t: ArrayLike) -> np.ndarray:
-        """The point ``origin + t direction`` ((3,) for a scalar t, (N, 3) for (N,) t)."""
-        t = np.asarray(t, dtype=np.float64)
-        point: np.ndarray = self._origin + t[..., None] * self._direction
+        """The point ``origin + t direction`` ((3,) for a scalar t, (N, 3) for (N,) t).
+
+        ``t`` must be finite (a miss's ``t_enter`` is ``inf``: there is no point to give), and a
+        point beyond float64 is a ``ValueError``."""
+        t = as_scalars("t", t)
+        with np.errstate(over="ignore", invalid="ignore"):
+            point: np.ndarray = self._origin + t[..., None] * self._direction
+        if not np.isfinite(point).all():
+            raise ValueError("the point origin + t direction is beyond float64")
         return point
 
     def intersect(self, box: AABB | OBB) -> RayHit:

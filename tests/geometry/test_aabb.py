@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 import pyrr
 import pytest
@@ -222,25 +225,35 @@ def test_transformed_by_axis_permutations_sign_flips_and_quarter_turns_is_exact(
     )
 
 
+def _rounded(x: Fraction, toward: int) -> float:
+    """``x`` rounded to float64 down (``toward < 0``) or up."""
+    f = float(x)
+    if toward < 0 and Fraction(f) > x:
+        return math.nextafter(f, -INF)
+    if toward > 0 and Fraction(f) < x:
+        return math.nextafter(f, INF)
+    return f
+
+
 @given(boxes(generic_coords), rotations(), points(generic_coords), points(st.floats(0.25, 4.0)))
-def test_transformed_by_general_matrices_is_the_box_of_the_moved_corners(
+def test_transformed_is_the_smallest_float_box_holding_the_exactly_moved_corners(
     box, rotation, translation, scale
 ):
     matrix = pyrr.matrix44.create_from_scale(scale) @ np.vstack(
         [np.hstack([rotation, np.zeros((3, 1))]), np.append(translation, 1.0)])
     got = AABB(*box).transformed(matrix)
-    corners = corners_by_definition(*box)
-    moved = transform_points(corners, matrix)[:, :3]
-    # both sides round each of the 4 terms of a sum; allow a few ulps of the largest term
-    tol = 1e-13 * (
-        1 + np.abs(corners).max() * np.abs(matrix[:3, :3]).max() + np.abs(translation).max()
-    )
-    np.testing.assert_allclose(
-        got.min, moved.min(axis=0), rtol=0, atol=tol, err_msg="transformed min"
-    )
-    np.testing.assert_allclose(
-        got.max, moved.max(axis=0), rtol=0, atol=tol, err_msg="transformed max"
-    )
+    m = [[Fraction(float(x)) for x in row] for row in matrix]
+    moved = [[sum(Fraction(float(c[i])) * m[i][j] for i in range(3)) + m[3][j] for j in range(3)]
+             for c in corners_by_definition(*box)]
+    np.testing.assert_array_equal(got.min, [_rounded(min(p[j] for p in moved), -1)
+                                            for j in range(3)], err_msg="min rounded down")
+    np.testing.assert_array_equal(got.max, [_rounded(max(p[j] for p in moved), 1)
+                                            for j in range(3)], err_msg="max rounded up")
+
+
+def test_transformed_beyond_float64_is_a_value_error():
+    with pytest.raises(ValueError, match="moved by matrix reaches beyond float64"):
+        AABB([1e308] * 3, [1.5e308] * 3).transformed(np.diag([2.0, 2.0, 2.0, 1.0]))
 
 
 def test_transformed_empty_box_stays_empty():

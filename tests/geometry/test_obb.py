@@ -444,21 +444,89 @@ def test_contains_and_closest_point_are_exact_for_permuted_axes(center, axes, ha
                                   err_msg="a point inside is its own closest point")
 
 
+def _exact_corner(center, axes, u) -> list[Fraction]:
+    """The point p with ``axes @ (p - center) == u`` exactly (Gauss-Jordan on Fractions)."""
+    m = [[Fraction(float(x)) for x in row] + [Fraction(u_i)]
+         for row, u_i in zip(axes, u, strict=True)]
+    for col in range(3):
+        pivot = max(range(col, 3), key=lambda r: abs(m[r][col]))
+        m[col], m[pivot] = m[pivot], m[col]
+        for r in range(3):
+            if r != col:
+                f = m[r][col] / m[col][col]
+                m[r] = [a - f * b for a, b in zip(m[r], m[col], strict=True)]
+    return [Fraction(float(center[j])) + m[j][3] / m[j][j] for j in range(3)]
+
+
+def _rounded(x: Fraction, toward: int) -> float:
+    """``x`` rounded to float64 down (``toward < 0``) or up."""
+    f = float(x)
+    if toward < 0 and Fraction(f) > x:
+        return math.nextafter(f, -INF)
+    if toward > 0 and Fraction(f) < x:
+        return math.nextafter(f, INF)
+    return f
+
+
 @given(points(), rotations(), half_sizes_generic)
-def test_corners_and_aabb_of_a_rotated_box(center, axes, half):
+def test_corners_are_exact_corners_rounded_and_aabb_the_smallest_float_box_holding_them(
+        center, axes, half):
     obb = OBB(center, axes, half)
-    corners = obb.corners()
-    assert corners.shape == (8, 3), f"expected (8, 3) corners, got {corners.shape}"
-    signs = np.array([[1 if (i >> k) & 1 else -1 for k in range(3)] for i in range(8)])
-    np.testing.assert_allclose(corners, center + (signs * half) @ axes, rtol=0, atol=1e-9,
-                               err_msg="corners = center + axes.T @ (+-half)")
+    exact = [_exact_corner(center, axes, [h if (i >> k) & 1 else -h
+                                          for k, h in enumerate(map(Fraction, half))])
+             for i in range(8)]
+    np.testing.assert_array_equal(obb.corners(), [[float(x) for x in c] for c in exact],
+                                  err_msg="corner i: -/+ half_size by bit k, rounded to nearest")
     box = obb.aabb()
-    np.testing.assert_allclose(
-        box.min, corners.min(axis=0), rtol=0, atol=1e-9, err_msg="aabb().min"
-    )
-    np.testing.assert_allclose(
-        box.max, corners.max(axis=0), rtol=0, atol=1e-9, err_msg="aabb().max"
-    )
+    np.testing.assert_array_equal(box.min, [_rounded(min(c[j] for c in exact), -1)
+                                            for j in range(3)], err_msg="aabb().min rounded down")
+    np.testing.assert_array_equal(box.max, [_rounded(max(c[j] for c in exact), 1)
+                                            for j in range(3)], err_msg="aabb().max rounded up")
+
+
+TURNED = np.array([[math.sqrt(0.5), math.sqrt(0.5), 0.0], [-math.sqrt(0.5), math.sqrt(0.5), 0.0],
+                   [0.0, 0.0, 1.0]])  # a quarter of a right angle about z
+
+
+def test_contains_is_exact_where_the_float_frame_change_overflows():
+    obb = OBB([1e308, 0.0, 0.0], TURNED, [1.7e308, 1.7e308, 1.0])
+    # p - center = -2e308 (beyond float64); in the frame about (-1.414e308, 1.414e308, 0): inside
+    points_ = np.array([[-1e308, 0.0, 0.0], [-1.7e308, 0.0, 0.0]])
+    want = [ref.obb_contains(p, obb.center, obb.axes, obb.half_size) for p in points_]
+    assert want == [True, False], "the reference: the first point is inside, the second not"
+    assert obb.contains(points_[0]) is True
+    np.testing.assert_array_equal(obb.contains(points_), want)
+
+
+def test_closest_point_where_floats_overflow_is_exact_or_a_value_error():
+    obb = OBB([1e308, 0.0, 0.0], IDENTITY, [1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(obb.closest_point([-1e308, 0.0, 0.0]), [1e308, 0.0, 0.0],
+                                  err_msg="1e308 - 1, rounded: no NaN from an overflowed offset")
+    inside = OBB([1e308, 0.0, 0.0], TURNED, [1.7e308, 1.7e308, 1.0])
+    np.testing.assert_array_equal(inside.closest_point([[-1e308, 0.0, 0.0]]),
+                                  [[-1e308, 0.0, 0.0]], err_msg="a point inside is its own")
+    long = OBB([1.7e308, -1.7e308, 0.0], TURNED, [1.7e308, 1.0, 1.0])
+    with pytest.raises(ValueError, match="closest_point of OBB.* is beyond float64"):
+        long.closest_point([1.7e308, 1.7e308, 0.0])  # about (2.9e308, -0.5e308, 0)
+
+
+def test_corners_and_aabb_beyond_float64_or_of_an_empty_box():
+    big = OBB([1e308, 0.0, 0.0], TURNED, [1.7e308, 1.7e308, 1.0])
+    with pytest.raises(ValueError, match="corners of OBB.* reach beyond float64"):
+        big.corners()
+    with pytest.raises(ValueError, match="aabb of OBB.* reaches beyond float64"):
+        big.aabb()
+    empty = OBB([0.0, 0.0, 0.0], TURNED, [1.0, -1.0, 1.0])
+    assert empty.aabb().is_empty, "an empty OBB's AABB is empty"
+    with pytest.raises(ValueError, match="corners of an empty OBB"):
+        empty.corners()
+
+
+def test_from_aabb_with_its_centre_beyond_float64_is_a_value_error():
+    matrix = np.eye(4)
+    matrix[3, 0] = 1e308
+    with pytest.raises(ValueError, match="moved by matrix has its centre beyond float64"):
+        OBB.from_aabb(AABB([1e308, 0.0, 0.0], [1e308, 1.0, 1.0]), matrix)
 
 
 @given(points(dyadic_coords), signed_permutation_matrices(), half_sizes_dyadic)

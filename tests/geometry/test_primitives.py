@@ -103,6 +103,14 @@ def test_ray_defaults_and_at():
                                   err_msg="at() of (N,) t is (N, 3)")
 
 
+def test_ray_at_an_infinite_t_or_beyond_float64_is_a_value_error():
+    ray = Ray([0.0, 0.0, 0.0], [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="t must not be NaN or infinite"):
+        ray.at(np.inf)  # a miss's t_enter: there is no point
+    with pytest.raises(ValueError, match="beyond float64"):
+        ray.at(1e308)
+
+
 def test_ray_hit_point_lies_on_the_box():
     box = AABB([0.0, 0.0, 0.0], [2.0, 2.0, 2.0])
     ray = Ray([-1.0, 0.5, 1.0], [2.0, 0.25, 0.0])
