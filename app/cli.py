@@ -181,14 +181,14 @@ def _save(app, path: str) -> None:
 
 
 def _run_headless(args, scene) -> int:
-    from app.window import SamplesError, create_window
+    from app.window import ContextError, SamplesError, create_window
 
     try:
         app = create_window(scene, headless=True, size=args.size, samples=args.samples,
                             seed=args.seed)
     except SamplesError as exc:
         raise CliError(str(exc)) from None
-    except Exception as exc:  # no EGL / no GPU driver: say what to install
+    except ContextError as exc:  # no EGL / no GPU driver: say what to install
         raise CliError(f"slablab: cannot create an offscreen OpenGL context ({exc}); "
                        f"install Mesa's EGL (apt-get install libegl1 libgl1-mesa-dri)") from None
     _apply_options(app, args)
@@ -202,17 +202,16 @@ def _run_headless(args, scene) -> int:
 
 def _run_window(args, scene) -> int:
     from app.loop import run_on_demand
-    from app.window import SamplesError, create_window
+    from app.window import ContextError, SamplesError, create_window
 
     try:
         app = create_window(scene, size=args.size, samples=args.samples, seed=args.seed)
     except SamplesError as exc:
         raise CliError(str(exc)) from None
-    except Exception as exc:
-        name = type(exc).__name__
-        if "Display" in name or "display" in str(exc).lower():
+    except ContextError as exc:
+        if "display" in str(exc).lower():  # the backend's class name and message
             raise CliError(_unreachable_display()) from None
-        raise CliError(f"slablab: cannot open an OpenGL 3.3 window ({name}: {exc}); "
+        raise CliError(f"slablab: cannot open an OpenGL 3.3 window ({exc}); "
                        f"try --headless") from None
     _apply_options(app, args)
     if args.screenshot is not None:

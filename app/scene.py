@@ -10,10 +10,11 @@ A scene file is::
      "rays":      [{"origin": [..], "direction": [..]}],
      "triangles": [{"vertices": [[..], [..], [..]]}]}
 
-Every key but ``boxes`` is optional; a scene without ``segment`` gets :data:`DEFAULT_SEGMENT`
-((-3, 0.5, 0) -> (3, 0.5, 0)), one without ``camera`` the defaults of :class:`CameraSpec`.
-``rotation`` is in degrees, applied about X, then Y, then Z
-(fixed world axes). Every problem is reported as one :class:`SceneError` line
+Coordinates are finite numbers that OpenGL's float32 can draw (:data:`DRAWABLE_MAX`; the
+``geometry`` library itself takes any float64). Every key but ``boxes`` is optional; a scene
+without ``segment`` gets :data:`DEFAULT_SEGMENT` ((-3, 0.5, 0) -> (3, 0.5, 0)), one without
+``camera`` the defaults of :class:`CameraSpec`. ``rotation`` is in degrees, applied about X,
+then Y, then Z (fixed world axes). Every problem is reported as one :class:`SceneError` line
 ``FILE: FIELD.PATH: what was expected, what came`` (e.g. ``blog.json: boxes[3].max: expected 3
 numbers, got 2``) — the CLI prints it and exits 2.
 """
@@ -30,6 +31,9 @@ import numpy as np
 
 from app.resources import SCENES_DIR
 
+#: the largest coordinate a scene may hold: float32's largest, what OpenGL draws (beyond it a
+#: vertex is infinite, and the scene's extent, which steps and zoom scale with, overflows)
+DRAWABLE_MAX = float(np.finfo(np.float32).max)
 #: the segment of a scene file that has no "segment": along x at height 0.5, 6 units long
 DEFAULT_SEGMENT = ((-3.0, 0.5, 0.0), (3.0, 0.5, 0.0))
 
@@ -218,7 +222,8 @@ class _Checker:
         if not isinstance(value, list) or len(value) != 3:
             got = f"{len(value)}" if isinstance(value, list) else _describe(value)
             raise self.fail(path, f"expected 3 numbers [x, y, z], got {got}")
-        return np.array([self.number(v, f"{path}[{i}]") for i, v in enumerate(value)])
+        return np.array([self.number(v, f"{path}[{i}]", -DRAWABLE_MAX, DRAWABLE_MAX)
+                         for i, v in enumerate(value)])
 
     def items(self, value: Any, path: str) -> list:
         if not isinstance(value, list):

@@ -67,6 +67,11 @@ class SamplesError(ValueError):
     """``--samples`` asks for more than the OpenGL implementation offers; one-line message."""
 
 
+class ContextError(RuntimeError):
+    """The window backend could not make a window or an OpenGL context (no display, no EGL, no
+    driver); the message is the backend's own, the backend's exception its ``__cause__``."""
+
+
 def choose_samples(requested: int | None, renderer: str, max_samples: int) -> int:
     """Multisampling samples per pixel: ``requested``, or by renderer when None (0 on a
     software rasteriser, else ``GPU_SAMPLES`` capped at ``max_samples``). Raises
@@ -417,25 +422,28 @@ def create_window(scene: Scene | None = None, *, headless: bool = False,
                   seed: int = 0, visible: bool = True) -> SlabLabWindow:
     """Open the demo: a pyglet window, or (``headless=True``) an offscreen EGL context.
     ``samples``: multisampling, None to choose by renderer (see :func:`choose_samples`).
-    Returns the :class:`SlabLabWindow`; :func:`app.loop.run` runs its loop. Raises whatever
-    the window backend raises when no display is available, :class:`SamplesError` for a
-    sample count the OpenGL implementation does not offer.
+    Returns the :class:`SlabLabWindow`; :func:`app.loop.run` runs its loop. Raises
+    :class:`ContextError` when the backend cannot make a window or context (no display, no EGL),
+    :class:`SamplesError` for a sample count the OpenGL implementation does not offer.
 
     The demo keeps ``geometry`` to one thread (:func:`geometry.set_num_threads`): Mesa's
     llvmpipe renders on the other cores, and a frame's queries are small."""
     geometry.set_num_threads(1)
     window_cls: type[BaseWindow]
     kwargs: dict[str, Any] = {}
-    if headless:
-        window_cls = HeadlessWindow
-        kwargs["backend"] = "egl"
-    else:
-        window_cls = mglw.get_local_window_cls("pyglet")
-    wnd = window_cls(title=SlabLabWindow.title, size=size, resizable=not headless,
-                     visible=visible, gl_version=SlabLabWindow.gl_version, aspect_ratio=None,
-                     vsync=SlabLabWindow.vsync and not headless, samples=0, cursor=True,
-                     **kwargs)
-    mglw.activate_context(window=wnd)
+    try:
+        if headless:
+            window_cls = HeadlessWindow
+            kwargs["backend"] = "egl"
+        else:
+            window_cls = mglw.get_local_window_cls("pyglet")  # pyglet connects on import
+        wnd = window_cls(title=SlabLabWindow.title, size=size, resizable=not headless,
+                         visible=visible, gl_version=SlabLabWindow.gl_version, aspect_ratio=None,
+                         vsync=SlabLabWindow.vsync and not headless, samples=0, cursor=True,
+                         **kwargs)
+        mglw.activate_context(window=wnd)
+    except Exception as exc:  # the backend's own errors: no display, no EGL, no driver
+        raise ContextError(f"{type(exc).__name__}: {exc}") from exc
     try:
         app = SlabLabWindow(scene=scene, seed=seed, samples=samples, ctx=wnd.ctx, wnd=wnd,
                             timer=None)

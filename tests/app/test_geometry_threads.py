@@ -20,8 +20,9 @@ def test_opening_the_demo_sets_geometry_to_one_thread(monkeypatch):
     before = geometry.get_num_threads()
     geometry.set_num_threads(2)
     try:
-        with pytest.raises(_Stop):
+        with pytest.raises(window.ContextError) as info:  # the backend's error, wrapped
             window.create_window(None, headless=True)
+        assert isinstance(info.value.__cause__, _Stop)
         assert geometry.get_num_threads() == 1
     finally:
         geometry.set_num_threads(before)

@@ -79,6 +79,14 @@ BAD = [
         '{"boxes": [{"min": [0,0,0], "max": [Infinity,1,1]}]}',
         "boxes[0].max[0]: expected a finite number",
     ),
+    (
+        '{"boxes": [{"min": [0,0,0], "max": [1e308,1,1]}]}',
+        "boxes[0].max[0]: expected a number in [-3.40282e+38, 3.40282e+38], got 1e+308",
+    ),
+    (
+        '{"boxes": [], "segment": {"start": [-1e39,0,0], "end": [0,0,0]}}',
+        "segment.start[0]: expected a number in [-3.40282e+38, 3.40282e+38], got -1e+39",
+    ),
     ('{"boxes": [{"center": [0,0,0]}]}', "boxes[0]: missing key 'half_size'"),
     (
         '{"boxes": [{"center": [0,0,0], "half_size": [1,-1,1]}]}',
