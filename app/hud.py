@@ -5,6 +5,8 @@ A line is a list of ``(text, rgba)`` runs; :class:`app.view.SceneView` draws the
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from app.bindings import BINDINGS
@@ -19,8 +21,16 @@ def _rgba(rgb) -> tuple[float, float, float, float]:
     return (*rgb, 1.0)
 
 
+def fmt_number(x: float) -> str:
+    """A coordinate or a t for on-screen text: two decimals, three significant digits from
+    1e4 on (a scene may reach 3.4e38), ``+inf`` / ``-inf``."""
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:.2f}" if abs(x) < 1e4 else f"{x:.3g}"
+
+
 def _v(p: np.ndarray) -> str:
-    return "(" + ", ".join(f"{x:.2f}" for x in p) + ")"
+    return "(" + ", ".join(fmt_number(x) for x in p) + ")"
 
 
 def hud_lines(state: DemoState, frame_ms: float, message: str = "") -> list[list[tuple]]:

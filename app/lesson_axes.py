@@ -10,6 +10,7 @@ import numpy as np
 
 import geometry
 from app import colors
+from app.hud import fmt_number
 from app.lesson_layout import (
     DIM,
     FONT,
@@ -20,7 +21,6 @@ from app.lesson_layout import (
     NumberLine,
     box_frame,
     finish_panel,
-    fmt_t,
     rgba,
 )
 from app.state import DemoState
@@ -66,25 +66,26 @@ def triangle_lesson(state: DemoState, triangle: int, index: int, step: int | Non
             line.row("zero", "zero axis: separates nothing", DIM)
         else:
             tri_col = rgba(colors.TRIANGLE)
-            line.row("triangle", f"triangle [{fmt_t(test.tri_min)}, {fmt_t(test.tri_max)}]",
+            line.row("triangle",
+                     f"triangle [{fmt_number(test.tri_min)}, {fmt_number(test.tri_max)}]",
                      tri_col, test.tri_min, test.tri_max)
-            line.row("box", f"box [{fmt_t(test.box_lo)}, {fmt_t(test.box_hi)}]",
+            line.row("box", f"box [{fmt_number(test.box_lo)}, {fmt_number(test.box_hi)}]",
                      rgba(BOX_PROJECTION), test.box_lo, test.box_hi)
             if test.separates:
                 a, b = sorted((test.tri_max, test.box_lo) if test.tri_max < test.box_lo
                                else (test.box_hi, test.tri_min))
-                line.row("gap", f"gap {fmt_t(test.gap)} > 0: separated", rgba(GAP_COLOR), a, b)
+                line.row("gap", f"gap {fmt_number(test.gap)} > 0: separated", rgba(GAP_COLOR), a, b)
             elif test.gap == 0:
                 line.row("gap", "touching (gap 0): not separating", SOFT)
             else:
-                line.row("gap", f"overlap {fmt_t(-test.gap)}: not separating", SOFT)
+                line.row("gap", f"overlap {fmt_number(-test.gap)}: not separating", SOFT)
     if verdict:
         if sat.separating is None:
             caption = "no axis of the 13 separates them: the triangle and the box overlap"
         else:
             sep = sat.axes[sat.separating]
             caption = (f"axis {sep.number + 1} ({sep.name}) separates them, gap "
-                       f"{fmt_t(sep.gap)} > 0: no common point")
+                       f"{fmt_number(sep.gap)} > 0: no common point")
         finish_panel(les, line, origin, caption, GAP_COLOR)
     else:
         assert test is not None

@@ -13,6 +13,7 @@ import numpy as np
 
 import geometry
 from app import colors
+from app.hud import fmt_number
 from app.labels import Rect
 from app.state import DemoState
 
@@ -33,12 +34,6 @@ AXIS_NAMES = {"world": "xyz", "box": "uvw"}
 
 def rgba(rgb, alpha: float = 1.0) -> tuple[float, float, float, float]:
     return (float(rgb[0]), float(rgb[1]), float(rgb[2]), alpha)
-
-
-def fmt_t(t: float) -> str:
-    if math.isinf(t):
-        return "+inf" if t > 0 else "-inf"
-    return f"{t:.2f}" if abs(t) < 1e4 else f"{t:.3g}"
 
 
 def class_text(kind: int) -> str:
@@ -131,7 +126,7 @@ class NumberLine:
             for t, edge in ((lo, a), (hi, b)):  # a clipped finite end says where it goes
                 if math.isfinite(t) and not (self.t_lo < t < self.t_hi):
                     les.texts.append((edge + (3 if t > 0 else -6 * self.char_w), self.y - 9,
-                                      fmt_t(t), color, FONT * 0.85))
+                                      fmt_number(t), color, FONT * 0.85))
         self.y += ROW
 
     def ticks(self) -> None:

@@ -13,6 +13,7 @@ import numpy as np
 
 import geometry
 from app import colors
+from app.hud import fmt_number
 from app.lesson_layout import (
     AXIS_NAMES,
     DIM,
@@ -24,7 +25,6 @@ from app.lesson_layout import (
     box_frame,
     class_text,
     finish_panel,
-    fmt_t,
     rgba,
 )
 from app.state import DemoState
@@ -45,7 +45,7 @@ def explain_segment(state: DemoState, index: int) -> geometry.Slabs:
 def _slab_text(slab: geometry.Slab, name: str) -> str:
     kind = slab.kind
     if kind == geometry.SlabKind.INTERVAL:
-        return f"{name}  [{fmt_t(slab.t_in)}, {fmt_t(slab.t_out)}]"
+        return f"{name}  [{fmt_number(slab.t_in)}, {fmt_number(slab.t_out)}]"
     if kind == geometry.SlabKind.ALL_T:
         return f"{name}  all t, d{name}=0" + (" on face" if slab.on_plane else "")
     if kind == geometry.SlabKind.NO_T:
@@ -62,7 +62,7 @@ def _no_t(slabs, names: str) -> str | None:
 def rule_text(ex: geometry.Slabs) -> str:
     """One sentence: the rule that decides the class, with its numbers."""
     R = geometry.SlabRule
-    t0, t1, verdict = fmt_t(ex.t0), fmt_t(ex.t1), class_text(ex.kind)
+    t0, t1, verdict = fmt_number(ex.t0), fmt_number(ex.t1), class_text(ex.kind)
     if ex.rule == R.NO_COMMON_T:
         empty = _no_t(ex.slabs, AXIS_NAMES[ex.frame])
         if empty is not None:
@@ -150,7 +150,7 @@ def segment_lesson(state: DemoState, index: int, step: int | None, origin: tuple
         line.row(names[slab.axis], _slab_text(slab, names[slab.axis]), shade, slab.t_in,
                  slab.t_out)
     if run_lo <= run_hi:
-        line.row("t0t1", f"[t0,t1] [{fmt_t(run_lo)}, {fmt_t(run_hi)}]", TEXT,
+        line.row("t0t1", f"[t0,t1] [{fmt_number(run_lo)}, {fmt_number(run_hi)}]", TEXT,
                  run_lo, run_hi, bar_color=rgba(colors.CLASS_RGB[ex.kind]) if verdict
                  else (1.0, 1.0, 1.0, 1.0))
     else:

@@ -15,7 +15,7 @@ import numpy as np
 
 from app import colors
 from app.camera import OrbitCamera
-from app.hud import help_lines, hud_lines
+from app.hud import fmt_number, help_lines, hud_lines
 from app.labels import Pin, Rect, pin_to_viewport, place_labels
 from app.lesson import FONT as LESSON_FONT
 from app.lesson import Lesson, lesson_for
@@ -62,10 +62,6 @@ SCREEN = np.eye(4)
 def _ndc(p, size) -> tuple[float, float, float]:
     """Pixel ``(x, y)`` (y down) -> normalised device coordinates for the screen batches."""
     return 2 * p[0] / size[0] - 1, 1 - 2 * p[1] / size[1], 0.0
-
-
-def _fmt_t(t: float) -> str:
-    return f"{t:.2f}" if abs(t) < 1e4 else f"{t:.3g}"
 
 
 @dataclass
@@ -370,7 +366,7 @@ class SceneView:
                 runs += [(", ", LABEL_TEXT)] if k else []
                 runs.append((f"{names[axis]} {'in' if side == 0 else 'out'}",
                              (*colors.SLAB_AXES[axis], 1.0)))
-            runs.append((f" {_fmt_t(t)}", LABEL_TEXT))
+            runs.append((f" {fmt_number(t)}", LABEL_TEXT))
             for tag, value in (("t0", t0), ("t1", t1)):
                 if hit and t == value:
                     runs.append((f" = {tag}", (*colors.CLASS_RGB[ex.kind], 1.0)))

@@ -57,3 +57,10 @@ def test_hud_plate_hides_a_busy_scene(gl_app):
     luma = plate @ [0.299, 0.587, 0.114]
     assert np.percentile(luma, 40) < 40, f"the HUD plate lets the scene through: {luma.mean()}"
     assert np.percentile(luma, 99.5) > 170, "the HUD text should be bright on it"
+
+
+def test_numbers_on_screen_stay_short_at_any_scene_size():
+    from app.hud import fmt_number
+
+    assert [fmt_number(x) for x in (0.25, -1234.5, 1e20, -3.4e38, float("inf"))] == [
+        "0.25", "-1234.50", "1e+20", "-3.4e+38", "+inf"]
