@@ -58,10 +58,12 @@ import hashlib
 import inspect
 import itertools
 import math
+import numbers
 import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple, Union
 
@@ -514,21 +516,38 @@ def _as_array(name: str, value: Any, kind: Kind) -> np.ndarray:
 
 
 def _exact_floats(name: str, a: np.ndarray) -> np.ndarray:
-    """Integers (or Python objects) as float64, refusing any that float64 would round."""
+    """Integers (or Python objects: ints, floats, Fractions, Decimals, numpy scalars) as
+    float64, refusing any value float64 would round, and anything that is not a number."""
     if a.dtype.kind in "iu" and a.size and np.abs(a.astype(np.float64)).max() < _EXACT_INT:
         return a.astype(np.float64)
     out = np.empty(a.shape, dtype=np.float64)
     for index, v in np.ndenumerate(a):
+        if isinstance(v, (str, bytes)) or not isinstance(v, numbers.Number):
+            raise ValueError(f"{name} must hold numbers, got {v!r} at index {index}")
         try:
-            x = float(v)
+            x = float(v)  # type: ignore[arg-type]  # a complex: TypeError
         except (TypeError, ValueError, OverflowError) as exc:
             raise ValueError(f"{name} must hold numbers float64 can represent, got {v!r} at "
                              f"index {index}: {exc}") from None
         if isinstance(v, (int, np.integer)) and x != int(v):
             raise ValueError(f"{name} holds {int(v)} at index {index}, which float64 cannot "
                              "represent exactly; pass it as a float if rounding is intended")
+        if not math.isfinite(x) and isinstance(v, Decimal) and v.is_finite():
+            raise ValueError(f"{name} holds {v!r} at index {index}, beyond float64")
+        if math.isfinite(x) and not _same_value(v, x):
+            raise ValueError(f"{name} holds {v!r} at index {index}, which float64 cannot "
+                             "represent exactly; pass it as a float if rounding is intended")
         out[index] = x
     return out
+
+
+def _same_value(v: Any, x: float) -> bool:
+    """Whether the number ``v`` is exactly the float ``x`` (for Fractions and Decimals, by
+    their exact values; an infinity or NaN is left to the value checks)."""
+    try:
+        return Fraction(v) == Fraction(x)
+    except (TypeError, ValueError, OverflowError):
+        return bool(v == x)  # numbers Fraction does not take compare exactly with a float
 
 
 def _broadcast(names: Sequence[str], arrays: list[np.ndarray],

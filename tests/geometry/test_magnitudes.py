@@ -6,6 +6,7 @@ compiled and interpreted alike (``each_backend``)."""
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from geometry import classify_segment_aabb, intersect_ray_aabb
+from geometry import AABB, classify_segment_aabb, intersect_ray_aabb
 from tests.geometry import exact_reference as ref
 
 pytestmark = pytest.mark.usefixtures("each_backend")
@@ -247,6 +248,18 @@ def test_longdouble_exact_values_are_accepted_and_others_refused():
     with pytest.raises(ValueError, match="t_max"):
         intersect_ray_aabb([0, 0, 0], [1, 1, 1], [0, 0, 0], [1, 1, 1],
                            t_max=np.longdouble(1) + np.longdouble(2.0) ** -60)
+
+
+def test_fractions_and_decimals_are_taken_exactly_or_refused():
+    half = [Fraction(1, 2), Decimal("0.25"), 0.75]  # float64 holds them: taken as they are
+    assert classify_segment_aabb(half, half, [0, 0, 0], [1, 1, 1]) == 2
+    for value in (Fraction(1, 3), Decimal("0.1"), Decimal("1e400")):
+        with pytest.raises(ValueError, match=r"^end holds .* at index \(1,\)"):
+            classify_segment_aabb([0, 0, 0], [0, value, 0], [0, 0, 0], [1, 1, 1])
+    with pytest.raises(ValueError, match="^t_min holds Fraction"):
+        intersect_ray_aabb([0, 0, 0], [1, 1, 1], [0, 0, 0], [1, 1, 1], t_min=Fraction(1, 3))
+    with pytest.raises(ValueError, match="^min must hold numbers, got '0.5'"):
+        AABB(np.array(["0.5", 0, 0], dtype=object), [1, 1, 1])
 
 
 def test_t_bounds_beyond_the_float_range_of_the_quotients():
