@@ -320,6 +320,17 @@ def is_float(value: Fraction | float) -> bool:
     return Fraction(float(value)) == value
 
 
+def rounded(value: Fraction, toward: int) -> float:
+    """``value`` rounded to float64 down (``toward < 0``) or up (``toward > 0``): the bounds a
+    box that holds ``value`` may have."""
+    f = float(value)
+    if toward < 0 and Fraction(f) > value:
+        return math.nextafter(f, -INF)
+    if toward > 0 and Fraction(f) < value:
+        return math.nextafter(f, INF)
+    return f
+
+
 def t_close(
     got: float, want: Fraction | float, *, rel: float, exact_if_representable: bool
 ) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import numpy as np
@@ -225,16 +224,6 @@ def test_transformed_by_axis_permutations_sign_flips_and_quarter_turns_is_exact(
     )
 
 
-def _rounded(x: Fraction, toward: int) -> float:
-    """``x`` rounded to float64 down (``toward < 0``) or up."""
-    f = float(x)
-    if toward < 0 and Fraction(f) > x:
-        return math.nextafter(f, -INF)
-    if toward > 0 and Fraction(f) < x:
-        return math.nextafter(f, INF)
-    return f
-
-
 @given(boxes(generic_coords), rotations(), points(generic_coords), points(st.floats(0.25, 4.0)))
 def test_transformed_is_the_smallest_float_box_holding_the_exactly_moved_corners(
     box, rotation, translation, scale
@@ -245,9 +234,9 @@ def test_transformed_is_the_smallest_float_box_holding_the_exactly_moved_corners
     m = [[Fraction(float(x)) for x in row] for row in matrix]
     moved = [[sum(Fraction(float(c[i])) * m[i][j] for i in range(3)) + m[3][j] for j in range(3)]
              for c in corners_by_definition(*box)]
-    np.testing.assert_array_equal(got.min, [_rounded(min(p[j] for p in moved), -1)
+    np.testing.assert_array_equal(got.min, [ref.rounded(min(p[j] for p in moved), -1)
                                             for j in range(3)], err_msg="min rounded down")
-    np.testing.assert_array_equal(got.max, [_rounded(max(p[j] for p in moved), 1)
+    np.testing.assert_array_equal(got.max, [ref.rounded(max(p[j] for p in moved), 1)
                                             for j in range(3)], err_msg="max rounded up")
 
 

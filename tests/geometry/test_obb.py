@@ -458,16 +458,6 @@ def _exact_corner(center, axes, u) -> list[Fraction]:
     return [Fraction(float(center[j])) + m[j][3] / m[j][j] for j in range(3)]
 
 
-def _rounded(x: Fraction, toward: int) -> float:
-    """``x`` rounded to float64 down (``toward < 0``) or up."""
-    f = float(x)
-    if toward < 0 and Fraction(f) > x:
-        return math.nextafter(f, -INF)
-    if toward > 0 and Fraction(f) < x:
-        return math.nextafter(f, INF)
-    return f
-
-
 @given(points(), rotations(), half_sizes_generic)
 def test_corners_are_exact_corners_rounded_and_aabb_the_smallest_float_box_holding_them(
         center, axes, half):
@@ -478,9 +468,9 @@ def test_corners_are_exact_corners_rounded_and_aabb_the_smallest_float_box_holdi
     np.testing.assert_array_equal(obb.corners(), [[float(x) for x in c] for c in exact],
                                   err_msg="corner i: -/+ half_size by bit k, rounded to nearest")
     box = obb.aabb()
-    np.testing.assert_array_equal(box.min, [_rounded(min(c[j] for c in exact), -1)
+    np.testing.assert_array_equal(box.min, [ref.rounded(min(c[j] for c in exact), -1)
                                             for j in range(3)], err_msg="aabb().min rounded down")
-    np.testing.assert_array_equal(box.max, [_rounded(max(c[j] for c in exact), 1)
+    np.testing.assert_array_equal(box.max, [ref.rounded(max(c[j] for c in exact), 1)
                                             for j in range(3)], err_msg="aabb().max rounded up")
 
 
