@@ -121,8 +121,10 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     answers False, one within it is doubt. (A vertex inside the box beyond the bound would
     settle such a doubt too, but it rarely meets one: on integer grids, where doubts are common,
     it settled under half of them, and testing it cost a tenth to a fifth of every loop.)
-    ``zero_axes_exact``: a computed box-axis x edge axis is zero exactly when the exact one is
-    (true for exact vertices), so a zero one is skipped; else it is tested like any other.
+    ``zero_axes_exact``: the vertices are exact and the caller has decided the box's normals
+    exactly; then a computed edge component is zero exactly when the exact one is, and an axis
+    that is zero or parallel to a box normal (a zero component; for the triangle's normal, a
+    triangle in a coordinate plane) is skipped. Else every axis is tested.
     ``separated_by_box``, ``unsure``: the caller's verdict on the box's own normals
     (:func:`_box_normals`; a box clamped to the triangle's bounding box passes both False).
     Straight-line code (selects, no early exit), so that a compiled loop over boxes vectorises.
@@ -145,7 +147,10 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     # and far corners by the signs of the axis: per component, the min and max of the products
     # with l and h, the same products a select by sign would take as l <= h, without a mask
     # register per sign); the margin is negative iff the axis separates.
-    # With exact vertices a zero axis is zero exactly and skipped (margin +inf). All nine share
+    # With exact vertices a computed edge component is zero iff the exact one is: an axis with a
+    # zero component is zero or parallel to a box normal, which the caller decides (exactly:
+    # the box is clamped to the triangle's bounding box), and is skipped (margin +inf); on
+    # integer grids these axes had every box touching the triangle in doubt. All nine share
     # one bound, so their least margin decides (min and max keep the work in float registers;
     # a NaN margin needs a value out of range, which is doubt already).
     exact_zeros = zero_axes_exact
@@ -159,7 +164,7 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
     least = m if m < least else least
     a1, a2 = e0z, -e0x
     p = a1 * ax + a2 * az
@@ -170,7 +175,7 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
     least = m if m < least else least
     a1, a2 = -e0y, e0x
     p = a1 * ax + a2 * ay
@@ -181,7 +186,7 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
     least = m if m < least else least
     a1, a2 = -e1z, e1y
     p = a1 * by + a2 * bz
@@ -192,7 +197,7 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
     least = m if m < least else least
     a1, a2 = e1z, -e1x
     p = a1 * bx + a2 * bz
@@ -203,7 +208,7 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
     least = m if m < least else least
     a1, a2 = -e1y, e1x
     p = a1 * bx + a2 * by
@@ -214,7 +219,7 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
     least = m if m < least else least
     a1, a2 = -e2z, e2y
     p = a1 * cy + a2 * cz
@@ -225,7 +230,7 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
     least = m if m < least else least
     a1, a2 = e2z, -e2x
     p = a1 * cx + a2 * cz
@@ -236,7 +241,7 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
     least = m if m < least else least
     a1, a2 = -e2y, e2x
     p = a1 * cx + a2 * cy
@@ -247,7 +252,7 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     m = (p if p > q else q) - low
     m2 = high - (q if p > q else p)
     m = m if m < m2 else m2
-    m = _INF if exact_zeros & (a1 == 0.0) & (a2 == 0.0) else m
+    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
     least = m if m < least else least
     separated = least < -bound
     unsure = unsure | (not least >= bound)
@@ -265,6 +270,11 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     m = d - low
     m2 = high - d
     margin = m if m < m2 else m2
+    # a triangle in a plane x, y or z = const (exact vertices: its edges' components there are
+    # zero exactly): the normal is that box normal, decided by the caller; skipped
+    level = (((e0x == 0.0) & (e1x == 0.0)) | ((e0y == 0.0) & (e1y == 0.0))
+             | ((e0z == 0.0) & (e1z == 0.0)))
+    margin = _INF if exact_zeros & level else margin
     bound = TRIANGLE_PLANE_BOUND * slope * edge * big
     separated = separated | (margin < -bound)
     unsure = unsure | (not margin >= bound)

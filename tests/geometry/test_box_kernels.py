@@ -209,6 +209,27 @@ def test_triangle_aabb_filter_and_exact_match_the_reference():
     assert doubts < CASES / 2, f"the filter doubts {doubts} of {CASES} cases"
 
 
+def test_triangle_in_a_grid_plane_leaves_the_grid_boxes_it_touches_settled():
+    """Voxelising a mesh whose faces lie on grid planes: each box the triangle touches does so
+    across a face, on an axis parallel to a box normal (the triangle's normal, or a box axis x
+    edge axis with a zero component), which the clamped box already decides exactly. Those
+    axes are skipped; only boxes an edge meets at a grid corner are left in doubt."""
+    grid = [(i, j, k) for i in range(-1, 8) for j in range(-1, 8) for k in (-1, 0)]
+    v0, v1, v2 = (0.0, 0.0, 0.0), (6.0, 1.0, 0.0), (2.0, 5.0, 0.0)
+    doubts = touching = 0
+    for corner in grid:
+        lo = tuple(float(x) for x in corner)
+        hi = tuple(x + 1.0 for x in lo)
+        want = ref.triangle_overlaps_aabb(v0, v1, v2, lo, hi)
+        got, doubt = triangle_box._filter(*v0, *v1, *v2, *lo, *hi)
+        assert doubt or got == want, f"box {lo}: filter says {got} without doubt"
+        touching += want
+        doubts += doubt
+    # left in doubt: boxes meeting an edge only where it crosses a grid corner (the vertices,
+    # and (5, 2), (4, 3), (3, 4) on the edge v1 v2)
+    assert touching == 64 and doubts <= 20, f"{doubts} of {touching} touching boxes in doubt"
+
+
 def test_issue_14_large_triangle_is_decided_exactly():
     args = _floats((0, 0, 0, 1e103, -1e103, 0, 1e103, 0, -1e103, 2e102, -1.5e102, -1.5e102,
                     3e102, 0, 0))
