@@ -125,6 +125,7 @@ _PARALLEL_MIN = 1 << 17
 #: Items per block where a loop deinterleaves per-item axes first (:func:`_compile`).
 _BLOCK = 64
 _pool: ThreadPoolExecutor | None = None
+_pool_workers = 0  # the threads _pool may run
 
 
 def set_jit(enabled: bool) -> None:
@@ -146,13 +147,12 @@ def set_num_threads(n: int) -> None:
     is cut into up to ``n`` contiguous shares of at least 2**17 items, each run by the same
     compiled loop (which releases the GIL), one in the calling thread and the others in a pool.
     A call from any other thread runs serially: a caller that already spreads batches over
-    threads (dask, a thread pool) gets no second layer of them. Results never change."""
-    global _threads, _pool
+    threads (dask, a thread pool) gets no second layer of them. The pool is kept when ``n``
+    shrinks (its threads wait idle), so going back to more threads costs no new ones. Results
+    never change."""
+    global _threads
     if int(n) < 1:
         raise ValueError(f"n must be >= 1, got {n}")
-    if int(n) != _threads and _pool is not None:
-        _pool.shutdown(wait=False)
-        _pool = None
     _threads = int(n)
 
 
@@ -372,9 +372,12 @@ class Query:
         threads = min(_threads, m // _PARALLEL_MIN)
         if threads <= 1 or threading.current_thread() is not threading.main_thread():
             return int(loop(*_loop_args(columns), *outs, doubt))
-        global _pool
-        if _pool is None:
+        global _pool, _pool_workers
+        if _pool is None or _pool_workers < _threads - 1:  # none yet, or too small
+            if _pool is not None:
+                _pool.shutdown(wait=False)
             _pool = ThreadPoolExecutor(_threads - 1, thread_name_prefix="geometry")
+            _pool_workers = _threads - 1
         cuts = [m * k // threads for k in range(threads + 1)]
         # the pool takes every share but the first, which this thread runs meanwhile
         shares = [_pool.submit(loop, *_loop_args(_share(columns, self.kinds, lo, hi)),

@@ -13,12 +13,15 @@ from geometry import _engine
 
 
 @pytest.fixture
-def two_threads():
+def two_threads(monkeypatch):
     before = geometry.get_num_threads()
-    geometry.set_num_threads(1)  # (a change of count drops the pool: the test sees it made anew)
+    monkeypatch.setattr(_engine, "_pool", None)  # the test sees whether a pool is made
+    monkeypatch.setattr(_engine, "_pool_workers", 0)
     geometry.set_num_threads(2)
     yield
     geometry.set_num_threads(before)
+    if _engine._pool is not None:
+        _engine._pool.shutdown()
 
 
 def cases(n: int, dtype):
@@ -61,6 +64,24 @@ def test_a_batch_called_from_another_thread_runs_serially(two_threads):
     worker.join()
     assert _engine._pool is None, "a call from a worker thread must not start the pool"
     np.testing.assert_array_equal(got[0], QUERIES["triangle"](lo, hi))
+
+
+def test_fewer_threads_keep_the_pool_and_more_than_it_holds_make_a_larger_one(two_threads):
+    lo, hi = cases(2 * _engine._PARALLEL_MIN + 17, np.float64)
+    QUERIES["segment"](lo[:10], hi[:10])
+    QUERIES["segment"](lo, hi)
+    pool = _engine._pool
+    assert pool is not None and _engine._pool_workers == 1, "two threads: one pool worker"
+    geometry.set_num_threads(1)
+    QUERIES["segment"](lo, hi)
+    geometry.set_num_threads(2)
+    QUERIES["segment"](lo, hi)
+    assert _engine._pool is pool, "back to two threads: the same pool, no new thread"
+    geometry.set_num_threads(3)
+    threaded = QUERIES["segment"](lo, hi)  # a pool for three threads: two workers
+    assert _engine._pool is not pool and _engine._pool_workers == 2
+    geometry.set_num_threads(1)
+    np.testing.assert_array_equal(threaded, QUERIES["segment"](lo, hi))
 
 
 def test_the_default_is_every_cpu_the_process_may_use():
