@@ -78,6 +78,12 @@ def test_core_wheel_needs_no_opengl(wheel, tmp_path):
     run = subprocess.run([str(python), "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith(str(tmp_path / "venv")), run.stdout
+    # the demo's script is there too: without its extras it says what to install
+    run = subprocess.run([str(python.parent / "slablab"), "--headless"], cwd=tmp_path,
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.strip().endswith("pip install 'slablab[app]'"), run.stderr
+    assert "moderngl" in run.stderr, run.stderr
 
 
 def test_app_wheel_renders_from_another_directory(wheel, tmp_path):
