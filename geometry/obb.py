@@ -491,34 +491,40 @@ def _ray_exact(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
                a12: float, a20: float, a21: float, a22: float, h0: float, h1: float, h2: float,
                t_min: float, t_max: float) -> tuple[bool, float | Fraction, float | Fraction]:
     """``(hit, t_enter, t_exit)`` exactly, t as a ``Fraction`` (``inf, inf`` on a miss): slabs
-    in the box frame of the floats' exact values."""
+    in the box frame of the floats' exact values, each plane's t a ratio of exact integers
+    (``_exact.scaled``: the points and t bounds on one scale, the axes on another)."""
     miss = (False, _INF, _INF)
     if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0 and t_min <= t_max):
         return miss
-    q = [Fraction(ox) - Fraction(cx), Fraction(oy) - Fraction(cy), Fraction(oz) - Fraction(cz)]
-    d = [Fraction(dx), Fraction(dy), Fraction(dz)]
-    enter = leave = None
-    for row, h in (((a00, a01, a02), h0), ((a10, a11, a12), h1), ((a20, a21, a22), h2)):
-        a = [Fraction(x) for x in row]
-        u = a[0] * q[0] + a[1] * q[1] + a[2] * q[2]
-        w = a[0] * d[0] + a[1] * d[1] + a[2] * d[2]
-        half = Fraction(h)
+    bounds = [t for t in (t_min, t_max) if abs(t) != _INF]
+    unit, v = scaled(ox, oy, oz, cx, cy, cz, dx, dy, dz, h0, h1, h2, *bounds)
+    scale, a = scaled(a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    q = [v[0] - v[3], v[1] - v[4], v[2] - v[5]]  # origin - center
+    enter = None if t_min == -_INF else (v[12], unit)  # t = numerator / denominator > 0
+    leave = None if t_max == _INF else (v[-1], unit)
+    moved = False
+    for i in range(3):
+        row = a[3 * i:3 * i + 3]
+        u = row[0] * q[0] + row[1] * q[1] + row[2] * q[2]  # on the scale unit * scale
+        w = row[0] * v[6] + row[1] * v[7] + row[2] * v[8]
+        half = v[9 + i] * scale
         if w == 0:  # parallel to the slab: inside it throughout, or never
             if abs(u) > half:
                 return miss
             continue
-        near, far = sorted(((-half - u) / w, (half - u) / w))
-        enter = near if enter is None or near > enter else enter
-        leave = far if leave is None or far < leave else leave
-    if enter is None or leave is None:  # no axis moves: only for a zero direction
+        moved = True
+        near, far = -half - u, half - u  # t in [near / w, far / w] for w > 0
+        if w < 0:
+            near, far, w = -far, -near, -w
+        if enter is None or near * enter[1] > enter[0] * w:
+            enter = (near, w)
+        if leave is None or far * leave[1] < leave[0] * w:
+            leave = (far, w)
+    if not moved or enter is None or leave is None:  # no axis moves: only a zero direction
         return miss
-    if t_min > enter:  # a float bound, possibly infinite, against a Fraction
-        enter = Fraction(t_min)
-    if t_max < leave:
-        leave = Fraction(t_max)
-    if enter > leave:
+    if enter[0] * leave[1] > leave[0] * enter[1]:
         return miss
-    return True, enter, leave
+    return True, Fraction(*enter), Fraction(*leave)
 
 
 # --- the queries ---------------------------------------------------------------------------

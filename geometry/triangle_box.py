@@ -340,15 +340,18 @@ def _triangle_box_exact(a: list[int], b: list[int], c: list[int], lo: list[int],
              e0[0] * e1[1] - e0[1] * e1[0]]]
     for f in edges:
         axes += [[0, -f[2], f[1]], [f[2], 0, -f[0]], [-f[1], f[0], 0]]
-    for n in axes:
-        if n[0] == 0 and n[1] == 0 and n[2] == 0:
+    for n0, n1, n2 in axes:
+        if n0 == 0 and n1 == 0 and n2 == 0:
             continue
-        ta = n[0] * a[0] + n[1] * a[1] + n[2] * a[2]
-        tb = n[0] * b[0] + n[1] * b[1] + n[2] * b[2]
-        tc = n[0] * c[0] + n[1] * c[1] + n[2] * c[2]
-        low = sum(n[k] * (lo[k] if n[k] >= 0 else hi[k]) for k in range(3))
-        high = sum(n[k] * (hi[k] if n[k] >= 0 else lo[k]) for k in range(3))
-        if max(ta, tb, tc) < low or min(ta, tb, tc) > high:
+        ta = n0 * a[0] + n1 * a[1] + n2 * a[2]
+        tb = n0 * b[0] + n1 * b[1] + n2 * b[2]
+        tc = n0 * c[0] + n1 * c[1] + n2 * c[2]
+        # the box's corners nearest and farthest along n
+        x0, y0 = (lo[0], hi[0]) if n0 >= 0 else (hi[0], lo[0])
+        x1, y1 = (lo[1], hi[1]) if n1 >= 0 else (hi[1], lo[1])
+        x2, y2 = (lo[2], hi[2]) if n2 >= 0 else (hi[2], lo[2])
+        if (max(ta, tb, tc) < n0 * x0 + n1 * x1 + n2 * x2
+                or min(ta, tb, tc) > n0 * y0 + n1 * y1 + n2 * y2):
             return False
     return True
 
