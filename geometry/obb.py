@@ -680,10 +680,12 @@ def _bracket(half_size: np.ndarray, err: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 class OBB(Value):
-    """An oriented box ``{center + axes.T @ u : |u_i| <= half_size_i}``, immutable.
+    """An oriented box ``{p : |axes[i] . (p - center)| <= half_size_i for each i}`` (SEMANTICS.md),
+    immutable; for exactly orthonormal axes, ``{center + axes.T @ u : |u_i| <= half_size_i}``.
 
     ``axes`` is a 3x3 array whose ROWS are the box's orthonormal unit axes (within 1e-6, else
-    ``ValueError``); coordinates are float64.
+    ``ValueError``); coordinates are float64. A negative half size is an empty box. ``contains``,
+    ``corners`` and ``aabb`` hold for the box of the floats given, axes as they are.
     """
 
     __slots__ = ("_center", "_axes", "_half_size")
