@@ -461,13 +461,29 @@ def _segment_exact(sx: float, sy: float, sz: float, ex: float, ey: float, ez: fl
                    cy: float, cz: float, a00: float, a01: float, a02: float, a10: float,
                    a11: float, a12: float, a20: float, a21: float, a22: float, h0: float,
                    h1: float, h2: float) -> int:
-    """The exact class (0, 1, 2) of the segment against the OBB the floats describe."""
+    """The exact class (0, 1, 2) of the segment against the OBB the floats describe: slabs in
+    the box frame, in integers (:func:`_local_ints`); INCLUDE when both ends are in the open
+    box (it is convex), INTERSECT when the segment meets the closed box otherwise."""
     if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
         return 0
     (s, e), h = _local_ints(((sx, sy, sz), (ex, ey, ez)), (cx, cy, cz),
                             (a00, a01, a02, a10, a11, a12, a20, a21, a22), (h0, h1, h2))
-    lo = [-x for x in h]
-    if not _triangle_box_exact(s, e, e, lo, h):  # a segment is the triangle (s, e, e)
+    # slabs: the segment's t in [0, 1] inside each, as ratios of integers (positive denominators)
+    enter, leave = (0, 1), (1, 1)
+    for k in range(3):
+        d = e[k] - s[k]
+        if d == 0:  # parallel to the slab: inside it throughout, or never
+            if abs(s[k]) > h[k]:
+                return 0
+            continue
+        near, far = -h[k] - s[k], h[k] - s[k]  # t in [near / d, far / d] for d > 0
+        if d < 0:
+            near, far, d = -far, -near, -d
+        if near * enter[1] > enter[0] * d:
+            enter = (near, d)
+        if far * leave[1] < leave[0] * d:
+            leave = (far, d)
+    if enter[0] * leave[1] > leave[0] * enter[1]:
         return 0
     inside = all(-h[k] < s[k] < h[k] and -h[k] < e[k] < h[k] for k in range(3))
     return 2 if inside else 1
