@@ -15,7 +15,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["rational", "scaled", "to_float", "to_frame_rational"]
+__all__ = ["clip_to_slab", "rational", "scaled", "to_float", "to_frame_rational"]
+
+#: A parameter t as an exact ratio ``(numerator, denominator)``, the denominator positive.
+Ratio = tuple[int, int]
 
 
 def scaled(*xs: float) -> tuple[int, list[int]]:
@@ -61,3 +64,17 @@ def to_float(x: Fraction | int, toward: int = 0, den: int = 1) -> float:
         if toward > 0 and above < 0:
             return math.nextafter(f, math.inf)
     return f
+
+
+def clip_to_slab(near: int, far: int, d: int, enter: Ratio | None,
+                 leave: Ratio | None) -> tuple[Ratio, Ratio]:
+    """``[enter, leave]`` (None: unbounded) cut to a slab a line crosses, ``t`` in
+    ``[near / d, far / d]`` (``d != 0``; integers on one scale; for ``d < 0`` the ends swap):
+    the slab method's step in exact arithmetic, ratios compared by cross-multiplying."""
+    if d < 0:
+        near, far, d = -far, -near, -d
+    if enter is None or near * enter[1] > enter[0] * d:
+        enter = (near, d)
+    if leave is None or far * leave[1] < leave[0] * d:
+        leave = (far, d)
+    return enter, leave

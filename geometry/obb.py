@@ -40,7 +40,7 @@ from ._engine import (
     jitable,
     two_product,
 )
-from ._exact import rational, scaled, to_float, to_frame_rational
+from ._exact import clip_to_slab, rational, scaled, to_float, to_frame_rational
 from ._tolerances import (
     FILTER_SCALE_MAX,
     FILTER_SCALE_MIN,
@@ -468,21 +468,13 @@ def _segment_exact(sx: float, sy: float, sz: float, ex: float, ey: float, ez: fl
         return 0
     (s, e), h = _local_ints(((sx, sy, sz), (ex, ey, ez)), (cx, cy, cz),
                             (a00, a01, a02, a10, a11, a12, a20, a21, a22), (h0, h1, h2))
-    # slabs: the segment's t in [0, 1] inside each, as ratios of integers (positive denominators)
-    enter, leave = (0, 1), (1, 1)
+    enter, leave = (0, 1), (1, 1)  # the segment's t in [0, 1], as ratios
     for k in range(3):
-        d = e[k] - s[k]
-        if d == 0:  # parallel to the slab: inside it throughout, or never
+        if e[k] == s[k]:  # parallel to the slab: inside it throughout, or never
             if abs(s[k]) > h[k]:
                 return 0
             continue
-        near, far = -h[k] - s[k], h[k] - s[k]  # t in [near / d, far / d] for d > 0
-        if d < 0:
-            near, far, d = -far, -near, -d
-        if near * enter[1] > enter[0] * d:
-            enter = (near, d)
-        if far * leave[1] < leave[0] * d:
-            leave = (far, d)
+        enter, leave = clip_to_slab(-h[k] - s[k], h[k] - s[k], e[k] - s[k], enter, leave)
     if enter[0] * leave[1] > leave[0] * enter[1]:
         return 0
     inside = all(-h[k] < s[k] < h[k] and -h[k] < e[k] < h[k] for k in range(3))
@@ -529,13 +521,7 @@ def _ray_exact(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
                 return miss
             continue
         moved = True
-        near, far = -half - u, half - u  # t in [near / w, far / w] for w > 0
-        if w < 0:
-            near, far, w = -far, -near, -w
-        if enter is None or near * enter[1] > enter[0] * w:
-            enter = (near, w)
-        if leave is None or far * leave[1] < leave[0] * w:
-            leave = (far, w)
+        enter, leave = clip_to_slab(-half - u, half - u, w, enter, leave)
     if not moved or enter is None or leave is None:  # no axis moves: only a zero direction
         return miss
     if enter[0] * leave[1] > leave[0] * enter[1]:

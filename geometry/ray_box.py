@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
 from ._engine import BOOL, BOX_MAX, BOX_MIN, DIRECTION, POINT, T_MAX, T_MIN, Query, T
-from ._exact import scaled
+from ._exact import clip_to_slab, scaled
 from ._tolerances import RECIPROCAL_MAX, SLAB_ABSOLUTE, SLAB_RELATIVE
 from .results import RayHit
 
@@ -94,14 +94,8 @@ def _exact(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, lx:
             if not lo[i] <= o[i] <= hi[i]:
                 return _MISS
             continue
-        o_i, d_i = v[i], v[3 + i]
-        a, b = v[6 + i] - o_i, v[9 + i] - o_i  # t in [a / d, b / d] for d > 0
-        if d_i < 0:
-            a, b, d_i = -b, -a, -d_i
-        if enter is None or a * enter[1] > enter[0] * d_i:
-            enter = (a, d_i)
-        if leave is None or b * leave[1] < leave[0] * d_i:
-            leave = (b, d_i)
+        o_i = v[i]
+        enter, leave = clip_to_slab(v[6 + i] - o_i, v[9 + i] - o_i, v[3 + i], enter, leave)
     assert enter is not None and leave is not None  # the direction is not zero
     if enter[0] * leave[1] > leave[0] * enter[1]:
         return _MISS

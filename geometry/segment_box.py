@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
 from ._engine import BOX_MAX, BOX_MIN, CLASS, POINT, Query
-from ._exact import scaled
+from ._exact import clip_to_slab, scaled
 from ._tolerances import RECIPROCAL_MAX, SLAB_ABSOLUTE, SLAB_RELATIVE
 from .results import IntersectionType
 
@@ -80,23 +80,16 @@ def _exact(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, lx:
         return 0
     if all(lo[i] < min(s[i], e[i]) and max(s[i], e[i]) < hi[i] for i in range(3)):
         return 2
-    enter_n, enter_d, leave_n, leave_d = 0, 1, 1, 1  # t in [0, 1]: enter_n / enter_d etc.
+    enter, leave = (0, 1), (1, 1)  # t in [0, 1], as ratios
     _, v = scaled(*s, *e, *lo, *hi)
     for i in range(3):
         s_i, e_i, lo_i, hi_i = v[i], v[3 + i], v[6 + i], v[9 + i]
-        d = e_i - s_i
-        if d == 0:
+        if e_i == s_i:
             if not lo_i <= s_i <= hi_i:
                 return 0
             continue
-        a, b = lo_i - s_i, hi_i - s_i  # t in [a / d, b / d] for d > 0
-        if d < 0:
-            a, b, d = -b, -a, -d
-        if a * enter_d > enter_n * d:
-            enter_n, enter_d = a, d
-        if b * leave_d < leave_n * d:
-            leave_n, leave_d = b, d
-    return 1 if enter_n * leave_d <= leave_n * enter_d else 0
+        enter, leave = clip_to_slab(lo_i - s_i, hi_i - s_i, e_i - s_i, enter, leave)
+    return 1 if enter[0] * leave[1] <= leave[0] * enter[1] else 0
 
 
 _QUERY = Query(_filter, _exact,
