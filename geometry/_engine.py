@@ -532,13 +532,11 @@ def _exact_floats(name: str, a: np.ndarray) -> np.ndarray:
         except (TypeError, ValueError, OverflowError) as exc:
             raise ValueError(f"{name} must hold numbers float64 can represent, got {v!r} at "
                              f"index {index}: {exc}") from None
-        if isinstance(v, (int, np.integer)) and x != int(v):
-            raise ValueError(f"{name} holds {int(v)} at index {index}, which float64 cannot "
-                             "represent exactly; pass it as a float if rounding is intended")
         if not math.isfinite(x) and isinstance(v, Decimal) and v.is_finite():
             raise ValueError(f"{name} holds {v!r} at index {index}, beyond float64")
         if math.isfinite(x) and not _same_value(v, x):
-            raise ValueError(f"{name} holds {v!r} at index {index}, which float64 cannot "
+            shown = int(v) if isinstance(v, (int, np.integer)) else repr(v)
+            raise ValueError(f"{name} holds {shown} at index {index}, which float64 cannot "
                              "represent exactly; pass it as a float if rounding is intended")
         out[index] = x
     return out

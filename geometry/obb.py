@@ -510,7 +510,6 @@ def _ray_exact(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
     q = [v[0] - v[3], v[1] - v[4], v[2] - v[5]]  # origin - center
     enter = None if t_min == -_INF else (v[12], unit)  # t = numerator / denominator > 0
     leave = None if t_max == _INF else (v[-1], unit)
-    moved = False
     for i in range(3):
         row = a[3 * i:3 * i + 3]
         u = row[0] * q[0] + row[1] * q[1] + row[2] * q[2]  # on the scale unit * scale
@@ -520,10 +519,9 @@ def _ray_exact(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
             if abs(u) > half:
                 return miss
             continue
-        moved = True
         enter, leave = clip_to_slab(-half - u, half - u, w, enter, leave)
-    if not moved or enter is None or leave is None:  # no axis moves: only a zero direction
-        return miss
+    # (invertible axes and a direction that is not zero: some axis moves, and bounds both)
+    assert enter is not None and leave is not None
     if enter[0] * leave[1] > leave[0] * enter[1]:
         return miss
     return True, Fraction(*enter), Fraction(*leave)
@@ -750,16 +748,23 @@ class OBB(Value):
         point = as_finite_points("point", point)
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
             offset = point - self._center
-            local = np.abs(offset @ self._axes.T)
+            inside = self._holds(point, offset, offset @ self._axes.T)
+        return bool(inside) if inside.ndim == 0 else inside
+
+    def _holds(self, point: np.ndarray, offset: np.ndarray, local: np.ndarray) -> np.ndarray:
+        """Per point, whether the box holds it, exactly: ``local = offset @ axes.T`` computed
+        in floats (``offset = point - center``) decides where its error bound allows; near the
+        boundary, or where the float frame change overflowed, the exact frame decides."""
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            local = np.abs(local)
             shrunk, grown = _bracket(self._half_size, _frame_error(np.float64, self._axes, offset))
         inside = np.array(np.all(local <= shrunk, axis=-1))
-        # near the boundary, or where the float frame change overflowed: exactly
         unsure = ~inside & (np.all(local <= grown, axis=-1) | ~np.all(np.isfinite(local), axis=-1))
         for index in map(tuple, np.argwhere(unsure)):
             u = to_frame_rational(point[index], self._center, self._axes)
             inside[index] = all(abs(x) <= rational(h)
                                 for x, h in zip(u, self._half_size, strict=True))
-        return bool(inside) if inside.ndim == 0 else inside
+        return inside
 
     def closest_point(self, point: ArrayLike) -> np.ndarray:
         """The point of the closed box nearest to each ``point``: the point itself if the box
@@ -771,10 +776,11 @@ class OBB(Value):
         if np.any(self._half_size < 0):
             raise ValueError("closest_point of an empty OBB (negative half_size) is undefined")
         with np.errstate(over="ignore", invalid="ignore"):
-            local = np.clip((point - self._center) @ self._axes.T, -self._half_size,
-                            self._half_size)
-            nearest: np.ndarray = np.array(self._center + local @ self._axes)
-        inside = np.asarray(self.contains(point))
+            offset = point - self._center
+            local = offset @ self._axes.T
+            clipped = np.clip(local, -self._half_size, self._half_size)
+            nearest: np.ndarray = np.array(self._center + clipped @ self._axes)
+        inside = self._holds(point, offset, local)
         nearest[inside] = point[inside]
         for index in map(tuple, np.argwhere(~np.all(np.isfinite(nearest), axis=-1))):
             u = to_frame_rational(point[index], self._center, self._axes)
