@@ -306,14 +306,19 @@ def _slab_bounds(a0: float, a1: float, a2: float, h: float, tx: float, ty: float
 def _plane_t(bound: float, u_hi: float, u_lo: float, w_hi: float, w_lo: float, inv_w: float,
              err_n: float, room: float) -> tuple[float, bool]:
     """``(t, ok)``: ``t = (bound - U) / W`` for the box frame's origin ``U`` and direction ``W``
-    in double-double, ``inv_w = fl(1 / w_hi)``; ``ok`` when ``t`` is within 1.5 ulp of the exact
-    quotient: when the numerator's error bound ``err_n`` over ``|n_hi|`` is within ``room`` (the
-    relative error left once W's and the quotient's own are counted, :func:`_exact_enough_ts`;
-    ``err_n`` is also large enough that ``|n_hi|`` and ``|q|`` are then above RAY_T_MIN).
+    in double-double (W normalised: ``|w_lo| <= u |w_hi|``), ``inv_w = fl(1 / w_hi)``; ``ok``
+    when ``t`` is within 1.5 ulp of the exact quotient: when the numerator's error bound
+    ``err_n`` over ``|n_hi|`` is within ``room`` (the relative error left once W's and the
+    quotient's own are counted, :func:`_exact_enough_ts`; ``err_n`` is also large enough that
+    ``|n_hi|`` and ``|q|`` are then above RAY_T_MIN).
 
     ``q = fl(n_hi * inv_w)`` is within 2.0000001 u of ``n_hi / w_hi``, so ``n_hi - p`` is exact
-    (Sterbenz) and the remainder ``r = n - q W`` errs by at most 10 u**2 |n|; ``t = q + r / W``
-    then errs by its own rounding (u |t|) plus at most 18 u**2 |t| (RAY_DIVISION_BOUND)."""
+    (Sterbenz). The numerator's low part ``n_lo`` is not normalised: it holds U's low part,
+    up to 4.01 u sum_j |a_j t_j| (:func:`_dot_dd` and the low parts of ``origin - center``).
+    The remainder ``r = n - q W`` then errs by at most 2 u |n_lo| + 9 u**2 |n|, and
+    ``t = q + r * inv_w`` by its own rounding (u |t|) plus 5 u |n_lo| / |W| + 20 u**2 |t|: the
+    first part, at most 5 u**2 |t| + 20.1 u**2 sum_j |a_j t_j| / |W|, is counted in ``err_n``
+    (RAY_DD_BOUND), the rest in RAY_DIVISION_BOUND."""
     n_hi, e = _two_sum(bound, -u_hi)
     n_lo = e - u_lo
     an = abs(n_hi)
@@ -341,6 +346,12 @@ def _exact_enough_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, n
     u_hi, u_lo = _dot_dd(a0, a1, a2, tx, ty, tz)
     u_lo = u_lo + ((a0 * ex + a1 * ey) + a2 * ez)
     w_hi, w_lo = _dot_dd(a0, a1, a2, dx, dy, dz)
+    # W normalised, |w_lo| <= u |w_hi|, as _plane_t needs: _dot_dd leaves w_lo up to 3 u sum_j
+    # |a_j d_j|, which with cancellation in a . d can be far more than u |w_hi| (the flags use
+    # only slabs the filter made sure of, where |w_lo| <= 2**-19 |w_hi|: Fast2Sum is exact)
+    w = w_hi + w_lo
+    w_lo = w_lo - (w - w_hi)
+    w_hi = w
     steep = abs(w_hi) >= RAY_W_MIN
     inv_w = 1.0 / (w_hi if steep else 1.0)
     # (at least 2 RAY_T_MIN u max(1, |w_hi|): within room, |n_hi| and |q| are above RAY_T_MIN)

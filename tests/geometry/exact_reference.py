@@ -331,6 +331,12 @@ def rounded(value: Fraction, toward: int) -> float:
     return f
 
 
+def ulps_off(got: float, want: Fraction) -> Fraction:
+    """How many float64 ulps of the exact value ``want`` the float ``got`` lies from it (the
+    contract allows 2 for every t)."""
+    return abs(Fraction(float(got)) - want) / Fraction(math.ulp(float(want)))
+
+
 def t_close(
     got: float, want: Fraction | float, *, rel: float, exact_if_representable: bool
 ) -> bool:
