@@ -59,13 +59,16 @@ FILTER_UNIT = 2.0**-53
 FILTER_SCALE_MIN = 2.0**-300
 FILTER_SCALE_MAX = 2.0**300
 
-#: Triangle vs box, a box-axis x edge axis: with coordinates at most M, edge components at most F
-#: and vertex coordinates known within E (0 for an AABB; for an OBB the frame change's error,
-#: plus that of the box's bounds where they are rotated too: it shifts every projection as a
-#: vertex error would), the margin
-#: errs by at most (16 u F + 8 E) M + 2 F E <= 12.1 E M + 16 u F M (projections of two vertices
-#: and of the box, and their difference). B = TRIANGLE_EDGE_BOUND * (u F + E) * M.
-TRIANGLE_EDGE_BOUND = 32.0
+#: Triangle vs box, a box-axis x edge axis a = (a1, a2): with coordinates at most M, edge
+#: components at most F and vertex and box coordinates known within E (0 for an AABB; for an OBB
+#: the frame change's error, plus that of the box's bounds where they are rotated too: it shifts
+#: every projection as a vertex error would), a vertex's projection errs by at most
+#: 4.001 u F M + 2 F E; the box's centre k = (l + h) / 2 and half extent r = (h - l) / 2 by
+#: u M + E per coordinate, so its centre's projection and its radius |a1| r1 + |a2| r2 by
+#: 6.001 u F M + 2 F E each; the two differences with the triangle's ends and the margin
+#: round by 10 u F M more: 26.1 u F M + 6 F E <= 26.1 u F M + 12 E M in all (F <= 2 M).
+#: B = TRIANGLE_EDGE_BOUND * (u F + E) * M.
+TRIANGLE_EDGE_BOUND = 40.0
 
 #: Triangle vs box, the triangle's normal n = f0 x f1: |n - n_exact| <= 8 E F + 8 u F**2 per
 #: component; the triangle's and the box's projections and their difference err by at most
