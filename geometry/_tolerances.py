@@ -63,8 +63,9 @@ FILTER_SCALE_MAX = 2.0**300
 #: components at most F and vertex and box coordinates known within E (0 for an AABB; for an OBB
 #: the frame change's error, plus that of the box's bounds where they are rotated too: it shifts
 #: every projection as a vertex error would), a vertex's projection errs by at most
-#: 4.001 u F M + 2 F E; the box's centre k = (l + h) / 2 and half extent r = (h - l) / 2 by
-#: u M + E per coordinate, so its centre's projection and its radius |a1| r1 + |a2| r2 by
+#: 4.001 u F M + 2 F E; the box's centre k and half extent r (an AABB's (l + h) / 2 and
+#: (h - l) / 2, an OBB's rotated centre and half sizes) by u M + E per coordinate, so its
+#: centre's projection and its radius |a1| r1 + |a2| r2 by
 #: 6.001 u F M + 2 F E each; the two differences with the triangle's ends and the margin
 #: round by 10 u F M more: 26.1 u F M + 6 F E <= 26.1 u F M + 12 E M in all (F <= 2 M).
 #: B = TRIANGLE_EDGE_BOUND * (u F + E) * M.

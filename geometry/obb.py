@@ -227,7 +227,8 @@ def _triangle_filter(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float,
     on_box, unsure = _box_normals(0.0, 0.0, 0.0, bx, by, bz, qx, qy, qz, lx, ly, lz, hx, hy, hz,
                                   err + err)
     overlap, unsure = _triangle_box_sat(0.0, 0.0, 0.0, bx, by, bz, qx, qy, qz, lx, ly, lz, hx, hy,
-                                        hz, err, big, False, on_box, unsure)
+                                        hz, kx, ky, kz, h0, h1, h2, err, big, False, on_box,
+                                        unsure)
     return (overlap & (not empty) & (not bad) & (not far),
             bad | ((not empty) & (far | unsure)))
 

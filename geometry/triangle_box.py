@@ -110,13 +110,16 @@ def _box_normals(ax: float, ay: float, az: float, bx: float, by: float, bz: floa
 @jitable
 def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float,
                       cy: float, cz: float, lx: float, ly: float, lz: float, hx: float, hy: float,
-                      hz: float, err: float, big: float, zero_axes_exact: bool,
-                      separated_by_box: bool, unsure: bool) -> tuple[bool, bool]:
+                      hz: float, kx: float, ky: float, kz: float, rx: float, ry: float, rz: float,
+                      err: float, big: float, zero_axes_exact: bool, separated_by_box: bool,
+                      unsure: bool) -> tuple[bool, bool]:
     """``(overlap, doubt)`` of the triangle ``a, b, c`` and the closed box ``l <= p <= h``
     (``l <= h``, finite) by Akenine-Möller's thirteen separating axes, in float64.
 
-    Each vertex coordinate is known within ``err`` of the exact one (0: exactly); ``big`` is at
-    least the magnitude of every coordinate, vertex or box, that the tests use. Each axis's
+    The box comes as its bounds and as its centre ``k`` and half extent ``r`` (the edge axes use
+    these), each coordinate within ``err`` plus ``u big`` of the exact one. Each vertex
+    coordinate is known within ``err`` of the exact one (0: exactly); ``big`` is at least the
+    magnitude of every coordinate, vertex or box, that the tests use. Each axis's
     margin is compared with its error bound (``_tolerances``): an axis that separates beyond it
     answers False, one within it is doubt. (A vertex inside the box beyond the bound would
     settle such a doubt too, but it rarely meets one: on integer grids, where doubts are common,
@@ -144,9 +147,8 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     # e_z x f = (-f_y, f_x, 0) for the edges f = b - a, c - b, a - c, each with a vertex of its
     # own and the opposite one: (a, c), (b, a), (c, b). Per axis, the triangle projects to
     # [min, max] of those two vertices' projections p, q and the box to its centre's projection
-    # c +- its radius |a1| r1 + |a2| r2 (centre k and half extent r of [l, h], each within
-    # u max(|l|, |h|) of the exact ones: the bound counts them, _tolerances); the margin, the
-    # radius less the farther of c - max and min - c, is negative iff the axis separates. (The
+    # c +- its radius |a1| r1 + |a2| r2; the margin, the radius less the farther of c - max and
+    # min - c, is negative iff the axis separates. (The
     # box's near and far corners by min and max of the products with l and h, as before, took
     # four products and four selects an axis instead of two products: 10 % longer at 10^6
     # OBBs with one frame.)
@@ -157,8 +159,6 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     # one bound, so their least margin decides (min and max keep the work in float registers;
     # a NaN margin needs a value out of range, which is doubt already).
     exact_zeros = zero_axes_exact
-    kx, ky, kz = 0.5 * (lx + hx), 0.5 * (ly + hy), 0.5 * (lz + hz)  # (halving is exact)
-    rx, ry, rz = 0.5 * (hx - lx), 0.5 * (hy - ly), 0.5 * (hz - lz)
     least = _INF
     a1, a2 = -e0z, e0y
     p = a1 * ay + a2 * az
@@ -316,8 +316,11 @@ def _filter(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx
     # a clamped box that is not empty lies in the triangle's bounding box: the vertices bound
     # every coordinate (one scale for all boxes, computed once in a loop over boxes)
     big = _larger(_larger(_max_abs3(ax, ay, az), _max_abs3(bx, by, bz)), _max_abs3(cx, cy, cz))
+    # its centre and half extent, within u big of the exact ones (halving is exact)
+    kx, ky, kz = 0.5 * (lx + hx), 0.5 * (ly + hy), 0.5 * (lz + hz)
+    rx, ry, rz = 0.5 * (hx - lx), 0.5 * (hy - ly), 0.5 * (hz - lz)
     overlap, unsure = _triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy,
-                                        hz, 0.0, big, True, False, False)
+                                        hz, kx, ky, kz, rx, ry, rz, 0.0, big, True, False, False)
     return overlap & (not empty) & (not bad), bad | (unsure & (not empty))
 
 
