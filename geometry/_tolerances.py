@@ -92,13 +92,13 @@ OBB_FRAME_BOUND = 5.0
 #: W = axes[i] . direction are summed in double-double (TwoSum, Dekker's TwoProduct) with an
 #: error of at most 22 u**2 T (T the sum of the products' magnitudes); the numerator
 #: N = +-half_size - U adds u**2 (|N| + 2 T), and the quotient's roundings of N's low part
-#: (U's, up to 4.01 u T) act as 20.1 u**2 T more (``obb._plane_t``): 44.1 u**2 T in all.
+#: (U's, up to 4.01 u T) act as 16.1 u**2 T more (``obb._plane_t``): 40.1 u**2 T in all.
 #: B = RAY_DD_BOUND * u**2 * (T + |half_size|).
 RAY_DD_BOUND = 64.0
 
-#: Ray vs OBB: a double-double quotient N / W, W normalised, formed with the rounded reciprocal
-#: of W's high part (``obb._plane_t``), rounds to within u |t| (half an ulp) plus 25 u**2 |t|
-#: beyond what RAY_DD_BOUND counts; this many u**2 are allowed for that second-order part.
+#: Ray vs OBB: a double-double quotient N / W, formed as N times 1 / W in double-double
+#: (``obb._plane_t``), rounds to within u |t| (half an ulp) plus 22.9 u**2 |t| beyond what
+#: RAY_DD_BOUND counts; this many u**2 are allowed for that second-order part.
 RAY_DIVISION_BOUND = 32.0
 
 #: Ray vs OBB, the bounds on a plane's t (``obb._slab_bounds``): ``t = fl(fl(+-h - u) * fl(1 / w))``

@@ -304,30 +304,28 @@ def _slab_bounds(a0: float, a1: float, a2: float, h: float, tx: float, ty: float
 
 
 @jitable
-def _plane_t(bound: float, u_hi: float, u_lo: float, w_hi: float, w_lo: float, inv_w: float,
-             err_n: float, room: float) -> tuple[float, bool]:
-    """``(t, ok)``: ``t = (bound - U) / W`` for the box frame's origin ``U`` and direction ``W``
-    in double-double (W normalised: ``|w_lo| <= u |w_hi|``), ``inv_w = fl(1 / w_hi)``; ``ok``
-    when ``t`` is within 1.5 ulp of the exact quotient: when the numerator's error bound
-    ``err_n`` over ``|n_hi|`` is within ``room`` (the relative error left once W's and the
-    quotient's own are counted, :func:`_exact_enough_ts`; ``err_n`` is also large enough that
+def _plane_t(bound: float, u_hi: float, u_lo: float, inv_w: float, r_lo: float, err_n: float,
+             room: float) -> tuple[float, bool]:
+    """``(t, ok)``: ``t = (bound - U) / W`` for the box frame's origin ``U`` (double-double) and
+    direction ``W``, ``1 / W`` given as ``inv_w + r_lo`` (:func:`_exact_enough_ts`, within
+    10.1 u**2 of it); ``ok`` when ``t`` is within 1.5 ulp of the exact quotient: when the
+    numerator's error bound ``err_n`` over ``|n_hi|`` is within ``room`` (the relative error
+    left once W's and the quotient's own are counted; ``err_n`` is also large enough that
     ``|n_hi|`` and ``|q|`` are then above RAY_T_MIN).
 
-    ``q = fl(n_hi * inv_w)`` is within 2.0000001 u of ``n_hi / w_hi``, so ``n_hi - p`` is exact
-    (Sterbenz). The numerator's low part ``n_lo`` is not normalised: it holds U's low part,
-    up to 4.01 u sum_j |a_j t_j| (:func:`_dot_dd` and the low parts of ``origin - center``).
-    The remainder ``r = n - q W`` then errs by at most 2 u |n_lo| + 9 u**2 |n|, and
-    ``t = q + r * inv_w`` by its own rounding (u |t|) plus 5 u |n_lo| / |W| + 20 u**2 |t|: the
-    first part, at most 5 u**2 |t| + 20.1 u**2 sum_j |a_j t_j| / |W|, is counted in ``err_n``
-    (RAY_DD_BOUND), the rest in RAY_DIVISION_BOUND."""
+    The numerator ``n_hi + n_lo`` times ``1 / W``: ``q + qe = n_hi * inv_w`` exactly (Dekker),
+    plus ``n_hi * r_lo + n_lo * inv_w``. ``n_lo`` is not normalised: it holds U's low part, up to
+    4.01 u T (T = sum_j |a_j t_j|: :func:`_dot_dd` and the low parts of ``origin - center``).
+    Before its last rounding (u |t|), ``t`` errs by at most 4.001 u |n_lo| / |W| (the dropped
+    ``n_lo * r_lo`` and the rounding of ``n_lo * inv_w``) + 18.6 u**2 |t| (the other roundings
+    and ``1 / W``'s error) + 2**-1072 (underflow, below 2**-170 |t| above RAY_T_MIN): the first
+    part, at most 4.3 u**2 |t| + 16.1 u**2 T / |W|, is counted in ``err_n`` (RAY_DD_BOUND), the
+    rest in RAY_DIVISION_BOUND."""
     n_hi, e = _two_sum(bound, -u_hi)
     n_lo = e - u_lo
-    an = abs(n_hi)
-    q = n_hi * inv_w
-    ok = err_n <= an * room
-    p, pe = two_product(q, w_hi)
-    r = (((n_hi - p) - pe) + n_lo) - q * w_lo
-    return q + r * inv_w, ok
+    ok = err_n <= abs(n_hi) * room
+    q, qe = two_product(n_hi, inv_w)
+    return q + ((qe + n_hi * r_lo) + n_lo * inv_w), ok
 
 
 @jitable
@@ -347,14 +345,18 @@ def _exact_enough_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, n
     u_hi, u_lo = _dot_dd(a0, a1, a2, tx, ty, tz)
     u_lo = u_lo + ((a0 * ex + a1 * ey) + a2 * ez)
     w_hi, w_lo = _dot_dd(a0, a1, a2, dx, dy, dz)
-    # W normalised, |w_lo| <= u |w_hi|, as _plane_t needs: _dot_dd leaves w_lo up to 3 u sum_j
-    # |a_j d_j|, which with cancellation in a . d can be far more than u |w_hi| (the flags use
-    # only slabs the filter made sure of, where |w_lo| <= 2**-19 |w_hi|: Fast2Sum is exact)
+    # W normalised, |w_lo| <= u |w_hi|: _dot_dd leaves w_lo up to 3 u sum_j |a_j d_j|, which
+    # with cancellation in a . d can be far more than u |w_hi| (the flags use only slabs the
+    # filter made sure of, where |w_lo| <= 2**-19 |w_hi|: Fast2Sum is exact)
     w = w_hi + w_lo
     w_lo = w_lo - (w - w_hi)
     w_hi = w
     steep = abs(w_hi) >= RAY_W_MIN
     inv_w = 1.0 / (w_hi if steep else 1.0)
+    # 1 / W = inv_w / (1 + g), g = inv_w W - 1 = (p - 1 + pe) + inv_w w_lo, |g| <= 2.0001 u
+    # (p - 1 exact, Sterbenz); inv_w (1 - g) is within 10.1 u**2 of it, rounding included
+    p, pe = two_product(inv_w, w_hi)
+    r_lo = -(inv_w * (((p - 1.0) + pe) + inv_w * w_lo))
     # (at least 2 RAY_T_MIN u max(1, |w_hi|): within room, |n_hi| and |q| are above RAY_T_MIN)
     err_n = (dd_u + RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * h
              + 2.0 * RAY_T_MIN * FILTER_UNIT * _larger(1.0, abs(w_hi)))
@@ -364,8 +366,8 @@ def _exact_enough_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, n
     room = ((FILTER_UNIT - RAY_DIVISION_BOUND * FILTER_UNIT**2) / (1.0 + 2.0**-20)
             - dd_w * abs(inv_w) * (1.0 + 2.0**-40)) * (1.0 - 2.0**-40) - 2.0**-100
     b = h if w_hi > 0.0 else -h
-    tn, good_n = _plane_t(-b, u_hi, u_lo, w_hi, w_lo, inv_w, err_n, room)
-    tf, good_f = _plane_t(b, u_hi, u_lo, w_hi, w_lo, inv_w, err_n, room)
+    tn, good_n = _plane_t(-b, u_hi, u_lo, inv_w, r_lo, err_n, room)
+    tf, good_f = _plane_t(b, u_hi, u_lo, inv_w, r_lo, err_n, room)
     t_enter = t_enter if (t_enter > tn) | (not need_near) else tn
     t_exit = t_exit if (t_exit < tf) | (not need_far) else tf
     ok = ok & (good_n | (not need_near)) & (good_f | (not need_far))
