@@ -172,13 +172,13 @@ def _segment_filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: f
     edge = _max_abs3(w0, w1, w2)
     ok = in_range & (FILTER_SCALE_MIN <= edge) & (big <= FILTER_SCALE_MAX)
     bound = TRIANGLE_EDGE_BOUND * (FILTER_UNIT * edge + err) * big
-    m = _edge_axis_margin(-w2, w1, s1, s2, e1, e2, l1, l2, u1, u2)
+    m = _edge_axis_margin(-w2, w1, s1, s2, e1, e2, k1, k2, h1, h2)
     separated = separated | (live & ok & (m < -bound))
     unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner1 >= b2) & (inner2 >= b2))))))
-    m = _edge_axis_margin(w2, -w0, s0, s2, e0, e2, l0, l2, u0, u2)
+    m = _edge_axis_margin(w2, -w0, s0, s2, e0, e2, k0, k2, h0, h2)
     separated = separated | (live & ok & (m < -bound))
     unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner0 >= b2) & (inner2 >= b2))))))
-    m = _edge_axis_margin(-w1, w0, s0, s1, e0, e1, l0, l1, u0, u1)
+    m = _edge_axis_margin(-w1, w0, s0, s1, e0, e1, k0, k1, h0, h1)
     separated = separated | (live & ok & (m < -bound))
     unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner0 >= b2) & (inner1 >= b2))))))
     # separated: NONE; both ends in the open box: INCLUDE; else INTERSECT unless in doubt

@@ -55,24 +55,19 @@ def _max_abs3(x: float, y: float, z: float) -> float:
 
 
 @jitable
-def _edge_axis_margin(a1: float, a2: float, p1: float, p2: float, q1: float, q2: float, l1: float,
-                      l2: float, h1: float, h2: float) -> float:
-    """Margin of one box-axis x edge axis whose two non-zero components are ``a1, a2``: the
-    triangle projects to ``[min, max]`` of ``a . p`` and ``a . q`` (``p`` a vertex of the edge,
-    ``q`` the opposite one; the edge's other vertex projects as ``p``), the box ``l <= x <= h``
-    to ``[low, high]`` (per component the min and max of the products with ``l`` and ``h``:
-    the corners a select by sign would take, as ``l <= h``). Negative iff the axis separates
-    them."""
+def _edge_axis_margin(a1: float, a2: float, p1: float, p2: float, q1: float, q2: float, k1: float,
+                      k2: float, r1: float, r2: float) -> float:
+    """Margin of one box-axis x edge axis whose two non-zero components are ``a1, a2``, as in
+    :func:`_triangle_box_sat`: the triangle projects to ``[min, max]`` of ``a . p`` and
+    ``a . q`` (``p`` a vertex of the edge, ``q`` the opposite one; the edge's other vertex
+    projects as ``p``), the box of centre ``k`` and half extent ``r`` to ``a . k`` +- ``|a1| r1
+    + |a2| r2``. Negative iff the axis separates them."""
     p = a1 * p1 + a2 * p2
     q = a1 * q1 + a2 * q2
-    u, v, w, z = a1 * l1, a1 * h1, a2 * l2, a2 * h2
-    low = (u if u < v else v) + (w if w < z else z)
-    high = (v if u < v else u) + (z if w < z else w)
-    top = p if p > q else q
-    bottom = q if p > q else p
-    above = top - low
-    below = high - bottom
-    return below if below < above else above
+    c = a1 * k1 + a2 * k2
+    m = c - (p if p > q else q)
+    m2 = (q if p > q else p) - c
+    return (abs(a1) * r1 + abs(a2) * r2) - (m if m > m2 else m2)
 
 
 @jitable
