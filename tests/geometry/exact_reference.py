@@ -331,16 +331,17 @@ def rounded(value: Fraction, toward: int) -> float:
     return f
 
 
-def ulps_off(got: float, want: Fraction) -> Fraction:
-    """How many float64 ulps of the exact value ``want`` the float ``got`` lies from it (the
-    contract allows 2 for every t)."""
-    return abs(Fraction(float(got)) - want) / Fraction(math.ulp(float(want)))
+def ulps_off(got: float, want: Fraction, dtype: type = np.float64) -> Fraction:
+    """How many ulps of ``dtype`` at the exact value ``want`` the float ``got`` lies from it
+    (SEMANTICS allows 2 for every t, in the output dtype)."""
+    near = dtype(float(want))
+    return abs(Fraction(float(got)) - want) / Fraction(float(np.spacing(abs(near))))
 
 
-def t_close(
-    got: float, want: Fraction | float, *, rel: float, exact_if_representable: bool
-) -> bool:
-    """Compare a float t from the library with the exact t.
+def t_close(got: float, want: Fraction | float, *, exact_if_representable: bool,
+            dtype: type = np.float64) -> bool:
+    """Whether a t from the library meets the contract for the exact t ``want``: within 2 ulps
+    of it in the output ``dtype``, and equal to it where it is infinite.
 
     Parameters
     ----------
@@ -348,20 +349,20 @@ def t_close(
         The library's value.
     want : Fraction or float
         The exact value (float only for infinities).
-    rel : float
-        Allowed relative error ``|got - want| <= rel * |want|``.
     exact_if_representable : bool
-        Demand ``got == want`` when `want` is exactly a float (for small integer / dyadic inputs,
-        where a correct slab kernel makes no rounding error).
+        Demand ``got == want`` when `want` is exactly a float of ``dtype`` (for small integer /
+        dyadic inputs, where a correct slab kernel makes no rounding error).
+    dtype : float64 or float32
+        The output dtype.
     """
     got = float(got)
     if math.isnan(got):
         return False
     if isinstance(want, float) or math.isinf(got):
         return got == want
-    if exact_if_representable and is_float(want):
+    if exact_if_representable and Fraction(float(dtype(float(want)))) == want:
         return got == float(want)
-    return abs(Fraction(got) - want) <= Fraction(rel) * abs(want)
+    return ulps_off(got, want, dtype) <= 2
 
 
 def triangle_overlaps_obb(

@@ -30,27 +30,23 @@ pytestmark = pytest.mark.usefixtures("each_backend")
 BOX = ([0.0, 0.0, 0.0], [2.0, 2.0, 2.0])
 INF = math.inf
 
-#: Allowed relative error of t for generic float inputs: a slab kernel rounds (min - o) and the
-#: quotient, ~2 ulps; 1e-12 leaves room for a reciprocal but not for a wrong formula.
-T_REL = 1e-12
-
-
 def nonzero(direction):
     return bool(np.any(direction != 0))
 
 
-def assert_hit_matches(got, want, what, *, rel=T_REL, exact_if_representable=False):
-    """Compare one library answer (hit, t_enter, t_exit) with the exact ExactRayHit."""
+def assert_hit_matches(got, want, what, *, dtype=np.float64, exact_if_representable=False):
+    """Compare one library answer (hit, t_enter, t_exit) with the exact ExactRayHit: the hit
+    exactly, each t within 2 ulps of ``dtype`` (the output's), as SEMANTICS asks."""
     hit, t_enter, t_exit = (x.item() if isinstance(x, np.generic) else x for x in got)
     assert bool(hit) == want.hit, f"{what}: expected hit={want.hit}, got {hit}"
     for name, g, w in (("t_enter", t_enter, want.t_enter), ("t_exit", t_exit, want.t_exit)):
         assert not math.isnan(g), f"{what}: {name} is NaN"
-        assert ref.t_close(g, w, rel=rel, exact_if_representable=exact_if_representable), (
+        assert ref.t_close(g, w, exact_if_representable=exact_if_representable, dtype=dtype), (
             f"{what}: expected {name}={w} (= {float(w)!r}), got {g!r}"
         )
 
 
-def assert_batch_matches_reference(cases, *, exact_if_representable, rel=T_REL):
+def assert_batch_matches_reference(cases, *, exact_if_representable):
     """Intersect `cases` [(origin, direction, box_min, box_max, t_min, t_max)] in one batched
     call and compare every row with the exact reference."""
     origin, direction, box_min, box_max, t_min, t_max = (
@@ -70,7 +66,7 @@ def assert_batch_matches_reference(cases, *, exact_if_representable, rel=T_REL):
         want = ref.intersect_ray_aabb(*case)
         what = (f"case {i}: origin={case[0].tolist()} direction={case[1].tolist()} "
                 f"box={case[2].tolist()}..{case[3].tolist()} t_min={case[4]} t_max={case[5]}")
-        assert_hit_matches((got.hit[i], got.t_enter[i], got.t_exit[i]), want, what, rel=rel,
+        assert_hit_matches((got.hit[i], got.t_enter[i], got.t_exit[i]), want, what,
                            exact_if_representable=exact_if_representable)
 
 
@@ -259,9 +255,8 @@ def test_float32_inputs_give_float32_t_for_their_float32_values(cases):
     )
     for i, case in enumerate(cases32):
         want = ref.intersect_ray_aabb(*case)
-        # float32 t: the exact t rounded to float32 plus the kernel's few roundings
         assert_hit_matches((got.hit[i], got.t_enter[i], got.t_exit[i]), want,
-                           f"float32 case {[c.tolist() for c in case]}", rel=1e-6)
+                           f"float32 case {[c.tolist() for c in case]}", dtype=np.float32)
 
 
 # --- chunk boundaries ----------------------------------------------------------------------
@@ -323,7 +318,7 @@ def test_one_ray_against_batches_across_chunk_boundaries(dtype, extra, each_back
                 (got.hit[i], got.t_enter[i], got.t_exit[i]),
                 want,
                 f"{name}, {dtype.__name__}, N={n}, row {i}",
-                rel=1e-5 if dtype is np.float32 else T_REL,
+                dtype=dtype,
                 exact_if_representable=True,
             )
 
