@@ -151,7 +151,9 @@ def _triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz:
     # the box is clamped to the triangle's bounding box), and is skipped (margin +inf); on
     # integer grids these axes had every box touching the triangle in doubt. All nine share
     # one bound, so their least margin decides (min and max keep the work in float registers;
-    # a NaN margin needs a value out of range, which is doubt already).
+    # a NaN margin needs a value out of range, which is doubt already). Each axis is
+    # _edge_axis_margin written out: calling it nine times costs an interpreted one-item call
+    # 0.6-0.7 us (7.9 -> 8.5 us for triangle vs AABB).
     exact_zeros = zero_axes_exact
     least = _INF
     a1, a2 = -e0z, e0y
