@@ -50,6 +50,11 @@ there to float32 for a float32 output (within one float32 ulp of the exact value
 with ``Query(..., t32=True)`` passes its filter one more argument after the items', ``t32``:
 True when its t outputs are float32, so that a t within ``RAY_T32_RELATIVE`` of the exact value
 is close enough (the compiled loop takes it as a constant, so the code it skips is not there).
+A query made with ``Query(..., second_pass=True)`` passes one more after those, ``first_pass``:
+True in the compiled loop's pass over every item, where the filter may doubt an item that it
+can settle, only not in a straight line (ray vs OBB: two planes that can both be the entry);
+the loop then runs the filter again, with ``first_pass`` False, on the items it doubted, before
+the exact pass. One item, and the interpreted loop, run with ``first_pass`` False.
 """
 
 from __future__ import annotations
@@ -166,7 +171,7 @@ class Query:
 
     def __init__(self, filter: Callable[..., tuple[Any, ...]], exact: Callable[..., Any],
                  args: Sequence[tuple[str, Kind]], outputs: Sequence[str], *,
-                 t32: bool = False) -> None:
+                 t32: bool = False, second_pass: bool = False) -> None:
         self.filter = filter
         self.exact = exact
         self.names = tuple(name for name, _ in args)
@@ -174,7 +179,10 @@ class Query:
         self.outputs = tuple(outputs)
         #: whether the filter takes one more argument, ``t32`` (module docstring)
         self.t32 = t32
-        self._loops: dict[tuple[tuple[bool, ...], bool | None], Callable[..., int]] = {}
+        #: whether it takes ``first_pass`` after that (module docstring)
+        self.second_pass = second_pass
+        self._loops: dict[tuple[tuple[bool, ...], bool | None],
+                          tuple[Callable[..., int], Callable[..., int] | None]] = {}
         self._ran: set[tuple[tuple[bool, ...], type]] = set()  # loops compiled, per dtype
         self._lock = threading.Lock()
 
@@ -225,7 +233,7 @@ class Query:
 
     def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
-        answer = self.filter(*flat, all32) if self.t32 else self.filter(*flat)
+        answer = self.filter(*flat, *self._extra(all32), *self._first(False))
         if answer[-1]:
             if not self._valid(flat):
                 self._raise_invalid(values)
@@ -274,9 +282,8 @@ class Query:
             if _jit:
                 count = self._run_loop(columns, flat_outs, doubt, dtype)
             else:
-                extra = (dtype == np.float32,) if self.t32 else ()
                 count = _interpreted(self.filter, columns, self.kinds, m, flat_outs, doubt,
-                                     extra)
+                                     self._extra(dtype == np.float32) + self._first(False))
             if count:
                 self._settle(np.flatnonzero(doubt), columns, arrays, flat_outs)
         if out is not None:
@@ -323,6 +330,14 @@ class Query:
                 raise ValueError(f"{label} must be C-contiguous and writeable")
         return outs
 
+    def _extra(self, t32: bool) -> tuple[bool, ...]:
+        """The filter's ``t32`` argument, if it takes one."""
+        return (t32,) if self.t32 else ()
+
+    def _first(self, first_pass: bool) -> tuple[bool, ...]:
+        """The filter's ``first_pass`` argument, if it takes one."""
+        return (first_pass,) if self.second_pass else ()
+
     # -- values ---------------------------------------------------------------------------------
     def _valid(self, flat: list[float]) -> bool:
         """Whether one item's scalars are valid values (run on doubtful items only)."""
@@ -360,11 +375,20 @@ class Query:
     # -- compiled loops -------------------------------------------------------------------------
     def _run_loop(self, columns: list[Column], outs: list[np.ndarray], doubt: np.ndarray,
                   dtype: type) -> int:
-        """The compiled loop over every item; returns the number of doubtful items."""
-        singles = tuple(isinstance(c, tuple) for c in columns)
+        """The compiled loop over every item, and its second pass if the filter has one and the
+        first doubted any items; returns the number of doubtful items."""
+        loop, second = self._loop(tuple(isinstance(c, tuple) for c in columns),
+                                  dtype == np.float32 if self.t32 else None)
+        count = self._first_pass(loop, columns, outs, doubt, dtype)
+        if count and second is not None:
+            count = int(second(*_loop_args(columns), *outs, doubt))
+        return count
+
+    def _first_pass(self, loop: Callable[..., int], columns: list[Column],
+                    outs: list[np.ndarray], doubt: np.ndarray, dtype: type) -> int:
+        """The loop over every item, in shares on threads where it pays."""
         m = doubt.shape[0]
-        loop = self._loop(singles, dtype == np.float32 if self.t32 else None)
-        key = (singles, dtype)
+        key = (tuple(isinstance(c, tuple) for c in columns), dtype)
         if key not in self._ran:  # the first call compiles: run it whole, here
             count = int(loop(*_loop_args(columns), *outs, doubt))
             self._ran.add(key)
@@ -387,7 +411,8 @@ class Query:
                          *[o[:cuts[1]] for o in outs], doubt[:cuts[1]]))
         return count + sum(int(share.result()) for share in shares)
 
-    def _loop(self, singles: tuple[bool, ...], t32: bool | None) -> Callable[..., int]:
+    def _loop(self, singles: tuple[bool, ...], t32: bool | None
+              ) -> tuple[Callable[..., int], Callable[..., int] | None]:
         key = (singles, t32)
         loop = self._loops.get(key)
         if loop is None:
@@ -395,7 +420,8 @@ class Query:
                 loop = self._loops.get(key)
                 if loop is None:
                     loop = self._loops[key] = _compile(self.filter, self.kinds, singles,
-                                                       len(self.outputs), t32)
+                                                       len(self.outputs), t32,
+                                                       self.second_pass)
         return loop
 
 
@@ -756,9 +782,11 @@ def _aligned_frame() -> Any:
 
 
 def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
-             singles: tuple[bool, ...], n_out: int, t32: bool | None) -> Callable[..., int]:
+             singles: tuple[bool, ...], n_out: int, t32: bool | None,
+             second_pass: bool) -> tuple[Callable[..., int], Callable[..., int] | None]:
     """A numba loop of ``filter`` over items, for one pattern of shared / per-item arguments
-    (and for a filter that takes ``t32``, one value of it, a constant LLVM folds).
+    (and for a filter that takes ``t32``, one value of it, a constant LLVM folds), with the
+    filter's second pass over the items it doubted if it has one (module docstring).
 
     The source is generated (one parameter per shared scalar, one flat array per per-item
     argument, indexed with its constant width so that LLVM sees interleaved loads; per-item axes
@@ -787,14 +815,16 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     # instead of 2.4-2.8 ms at 10^6 boxes).
     count_apart = any(kind is AXES and single
                       for kind, single in zip(kinds, singles, strict=True))
-    params, loads, setup, transpose = [], [], [], []
+    params, loads, setup, transpose, items = [], [], [], [], []
     for k, (kind, single) in enumerate(zip(kinds, singles, strict=True)):
         if single:
             names = [f"s{k}_{j}" for j in range(kind.width)]
             params += names
             loads += names
+            items += names
             continue
         params.append(f"a{k}")
+        items += [f"float64(a{k}[{kind.width} * i + {j}])" for j in range(kind.width)]
         if kind is not AXES:
             loads += [f"float64(a{k}[uint64({kind.width}) * i + uint64({j})])" if blocked
                       else f"float64(a{k}[{kind.width} * i + {j}])" for j in range(kind.width)]
@@ -806,6 +836,10 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
         loads += [f"t{k}_{c}[uint64(3) * j + uint64({row})]" for row in range(3) for c in range(3)]
     if t32 is not None:
         loads.append(repr(t32))
+        items.append(repr(t32))
+    if second_pass:
+        loads.append("True")
+        items.append("False")
     outs = [f"o{j}" for j in range(n_out)]
     # the sources of the filter and of every helper it may call, and the constants they read
     # (numba freezes them into the machine code)
@@ -838,26 +872,39 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
             *[f"{o}[i] = r[{j}]" for j, o in enumerate(outs)],
             f"doubt[i] = r[{n_out}]",
             *([] if count_apart else [f"count += r[{n_out}]"])]
-    source = "\n".join([f"def {name}({', '.join(params + outs)}, doubt):",
-                        "    aligned_frame()",
-                        "    count = 0",
-                        "    n = doubt.shape[0]",
-                        *head,
-                        *[indent + line for line in body],
-                        *(["    for i in range(n):", "        count += doubt[i]"] if count_apart
-                          else []),
-                        "    return count", ""])
+    source = [f"def {name}({', '.join(params + outs)}, doubt):",
+              "    aligned_frame()",
+              "    count = 0",
+              "    n = doubt.shape[0]",
+              *head,
+              *[indent + line for line in body],
+              *(["    for i in range(n):", "        count += doubt[i]"] if count_apart else []),
+              "    return count", ""]
+    if second_pass:
+        # its own function, called from Python: in the loop's function (even as a call, which
+        # LLVM inlines), it made the first pass 2-3x slower
+        source += [f"def {name}_second({', '.join(params + outs)}, doubt):",
+                   "    count = 0",
+                   "    for i in range(doubt.shape[0]):",
+                   "        if doubt[i]:",
+                   f"            r = kernel({', '.join(items)})",
+                   *[f"            {o}[i] = r[{j}]" for j, o in enumerate(outs)],
+                   f"            doubt[i] = r[{n_out}]",
+                   f"            count += r[{n_out}]",
+                   "    return count", ""]
     namespace: dict[str, Any] = {
         "kernel": numba.njit(inline="always", error_model="numpy")(filter),
         "float64": np.float64, "uint64": np.uint64, "np": np, "__name__": __name__,
         "aligned_frame": _aligned_frame()}
     # compiled as if written in this file, so numba's cache can locate and stamp it
-    exec(compile(source, __file__, "exec"), namespace)
-    loop: Callable[..., int]
-    try:
-        loop = numba.njit(cache=True, nogil=True, boundscheck=False,
-                          error_model="numpy")(namespace[name])
-    except RuntimeError:  # no writable cache location (a read-only install): no cache
-        loop = numba.njit(nogil=True, boundscheck=False, error_model="numpy")(namespace[name])
-    return loop
+    exec(compile("\n".join(source), __file__, "exec"), namespace)
+
+    def jit(fn: Callable[..., int]) -> Callable[..., int]:
+        try:
+            return numba.njit(cache=True, nogil=True, boundscheck=False,
+                              error_model="numpy")(fn)
+        except RuntimeError:  # no writable cache location (a read-only install): no cache
+            return numba.njit(nogil=True, boundscheck=False, error_model="numpy")(fn)
+
+    return jit(namespace[name]), jit(namespace[f"{name}_second"]) if second_pass else None
 

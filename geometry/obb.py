@@ -17,6 +17,7 @@ and in a compiled loop for many, and the exact pass on the items it doubts.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -304,14 +305,42 @@ def _slab_bounds(a0: float, a1: float, a2: float, h: float, tx: float, ty: float
 
 
 @jitable
+def _inverse_w(a0: float, a1: float, a2: float, dx: float, dy: float, dz: float, dd_w: float
+               ) -> tuple[float, float, float]:
+    """``(inv_w, r_lo, room)`` for the slab of the axis ``a``, whose direction there is
+    ``W = a . d`` (double-double, within ``dd_w`` of it, RAY_DD_BOUND): ``1 / W`` as
+    ``inv_w + r_lo``, within 10.1 u**2 of it (``inv_w = 1`` where ``|W| < RAY_W_MIN``), and the
+    relative error left to a plane's numerator (:func:`_plane_t`)."""
+    w_hi, w_lo = _dot_dd(a0, a1, a2, dx, dy, dz)
+    # W normalised, |w_lo| <= u |w_hi|: _dot_dd leaves w_lo up to 3 u sum_j |a_j d_j|, which
+    # with cancellation in a . d can be far more than u |w_hi| (a t is used only on slabs the
+    # filter made sure of, where |w_lo| <= 2**-19 |w_hi|: Fast2Sum is exact)
+    w = w_hi + w_lo
+    w_lo = w_lo - (w - w_hi)
+    w_hi = w
+    steep = abs(w_hi) >= RAY_W_MIN
+    inv_w = 1.0 / (w_hi if steep else 1.0)
+    # 1 / W = inv_w / (1 + g), g = inv_w W - 1 = (p - 1 + pe) + inv_w w_lo, |g| <= 2.0001 u
+    # (p - 1 exact, Sterbenz); inv_w (1 - g) is within 10.1 u**2 of it, rounding included
+    p, pe = two_product(inv_w, w_hi)
+    r_lo = -(inv_w * (((p - 1.0) + pe) + inv_w * w_lo))
+    # t is within 1.5 ulp when err_n / |n| + dd_w / |W| + RAY_DIVISION_BOUND u**2 <= u; the room
+    # left for err_n / |n|, shrunk by 2**-40 and 2**-100 for its own roundings and compared as a
+    # product (no division per plane)
+    room = ((FILTER_UNIT - RAY_DIVISION_BOUND * FILTER_UNIT**2) / (1.0 + 2.0**-20)
+            - dd_w * abs(inv_w) * (1.0 + 2.0**-40)) * (1.0 - 2.0**-40) - 2.0**-100
+    return inv_w, r_lo, room
+
+
+@jitable
 def _plane_t(bound: float, u_hi: float, u_lo: float, inv_w: float, r_lo: float, err_n: float,
              room: float) -> tuple[float, bool]:
-    """``(t, ok)``: ``t = (bound - U) / W`` for the box frame's origin ``U`` (double-double) and
-    direction ``W``, ``1 / W`` given as ``inv_w + r_lo`` (:func:`_exact_enough_ts`, within
-    10.1 u**2 of it); ``ok`` when ``t`` is within 1.5 ulp of the exact quotient: when the
-    numerator's error bound ``err_n`` over ``|n_hi|`` is within ``room`` (the relative error
-    left once W's and the quotient's own are counted; ``err_n`` is also large enough that
-    ``|n_hi|`` and ``|q|`` are then above RAY_T_MIN).
+    """``(t, ok)``: the ray's t on the plane ``a . (p - center) = bound`` (``bound = +-h``),
+    ``t = (bound - U) / W``, for the box frame's origin ``U = u_hi + u_lo``
+    (:func:`_frame_origin`) and ``1 / W = inv_w + r_lo`` with the ``room`` of
+    :func:`_inverse_w`; ``ok`` when ``t`` is within 1.5 ulp of the exact quotient: when the
+    numerator's error bound ``err_n`` over ``|n_hi|`` is within ``room`` (``err_n`` is large
+    enough that ``|n_hi|`` and ``|q|`` are then above RAY_T_MIN).
 
     The numerator ``n_hi + n_lo`` times ``1 / W``: ``q + qe = n_hi * inv_w`` exactly (Dekker),
     plus ``n_hi * r_lo + n_lo * inv_w``. ``n_lo`` is not normalised: it holds U's low part, up to
@@ -329,55 +358,53 @@ def _plane_t(bound: float, u_hi: float, u_lo: float, inv_w: float, r_lo: float, 
 
 
 @jitable
-def _exact_enough_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, need_far: bool,
-                     a0: float, a1: float, a2: float, h: float, tx: float, ty: float, tz: float,
-                     ex: float, ey: float, ez: float, dx: float, dy: float, dz: float,
-                     dd_u: float, dd_w: float) -> tuple[float, float, bool]:
-    """``(t_enter, t_exit, ok)`` updated with the ray's t on the slab ``|a . (p - center)| <= h``:
-    its near plane's if ``need_near`` (a max into ``t_enter``), its far plane's if ``need_far``
-    (a min into ``t_exit``), each in double-double (``t, e``: ``origin - center`` as ``t + e``
-    exactly; U and W there within ``dd_u`` / ``dd_w`` of the exact ones, RAY_DD_BOUND); ``ok``
-    stays True while every t used is within 1.5 ulp (:func:`_plane_t`). Compiled, both planes
-    are computed and the flags select (a straight line, which vectorises); one item in Python
-    skips an axis neither flag needs."""
-    if interpreted() and not (need_near | need_far):
-        return t_enter, t_exit, ok
+def _frame_origin(a0: float, a1: float, a2: float, h: float, tx: float, ty: float, tz: float,
+                  ex: float, ey: float, ez: float, dd_u: float) -> tuple[float, float, float]:
+    """``(u_hi, u_lo, err_n)``: the ray's origin in the frame of the axis ``a``,
+    ``U = a . (origin - center)`` in double-double from ``origin - center = t + e`` exactly
+    (within ``dd_u`` of it, RAY_DD_BOUND, which also holds the RAY_T_MIN floor), and the error
+    bound of a plane's numerator ``+-h - U`` (:func:`_plane_t`)."""
     u_hi, u_lo = _dot_dd(a0, a1, a2, tx, ty, tz)
-    u_lo = u_lo + ((a0 * ex + a1 * ey) + a2 * ez)
-    w_hi, w_lo = _dot_dd(a0, a1, a2, dx, dy, dz)
-    # W normalised, |w_lo| <= u |w_hi|: _dot_dd leaves w_lo up to 3 u sum_j |a_j d_j|, which
-    # with cancellation in a . d can be far more than u |w_hi| (the flags use only slabs the
-    # filter made sure of, where |w_lo| <= 2**-19 |w_hi|: Fast2Sum is exact)
-    w = w_hi + w_lo
-    w_lo = w_lo - (w - w_hi)
-    w_hi = w
-    steep = abs(w_hi) >= RAY_W_MIN
-    inv_w = 1.0 / (w_hi if steep else 1.0)
-    # 1 / W = inv_w / (1 + g), g = inv_w W - 1 = (p - 1 + pe) + inv_w w_lo, |g| <= 2.0001 u
-    # (p - 1 exact, Sterbenz); inv_w (1 - g) is within 10.1 u**2 of it, rounding included
-    p, pe = two_product(inv_w, w_hi)
-    r_lo = -(inv_w * (((p - 1.0) + pe) + inv_w * w_lo))
-    # (at least 2 RAY_T_MIN u max(1, |w_hi|): within room, |n_hi| and |q| are above RAY_T_MIN)
-    err_n = (dd_u + RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * h
-             + 2.0 * RAY_T_MIN * FILTER_UNIT * _larger(1.0, abs(w_hi)))
-    # t is within 1.5 ulp when err_n / |n| + dd_w / |W| + RAY_DIVISION_BOUND u**2 <= u; the room
-    # left for err_n / |n|, shrunk by 2**-40 and 2**-100 for its own roundings and compared as a
-    # product (no division per plane)
-    room = ((FILTER_UNIT - RAY_DIVISION_BOUND * FILTER_UNIT**2) / (1.0 + 2.0**-20)
-            - dd_w * abs(inv_w) * (1.0 + 2.0**-40)) * (1.0 - 2.0**-40) - 2.0**-100
-    b = h if w_hi > 0.0 else -h
-    tn, good_n = _plane_t(-b, u_hi, u_lo, inv_w, r_lo, err_n, room)
-    tf, good_f = _plane_t(b, u_hi, u_lo, inv_w, r_lo, err_n, room)
-    t_enter = t_enter if (t_enter > tn) | (not need_near) else tn
-    t_exit = t_exit if (t_exit < tf) | (not need_far) else tf
-    ok = ok & (good_n | (not need_near)) & (good_f | (not need_far))
+    return (u_hi, u_lo + ((a0 * ex + a1 * ey) + a2 * ez),
+            dd_u + RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * h)
+
+
+@jitable
+def _pick(first: bool, second: bool, v0: float, v1: float, v2: float) -> float:
+    """``v0`` if ``first``, else ``v1`` if ``second``, else ``v2`` (a value of the axis picked)."""
+    return v0 if first else (v1 if second else v2)
+
+
+@jitable
+def _axis_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, need_far: bool,
+             a0: float, a1: float, a2: float, h: float, tx: float, ty: float, tz: float,
+             ex: float, ey: float, ez: float, dx: float, dy: float, dz: float, dd_u: float,
+             dd_w: float) -> tuple[float, float, bool]:
+    """``(t_enter, t_exit, ok)`` updated with the t of the slab of axis ``a`` (:func:`_plane_t`):
+    its near plane's if ``need_near`` (a max into ``t_enter``), its far plane's if ``need_far``
+    (a min into ``t_exit``); ``ok`` stays True while every t used is within 1.5 ulp. In
+    branches: for one item, and for rays with two candidates for the entry or the exit in the
+    compiled loop's second pass (the same floats as the planes :func:`_ray_filter` picks)."""
+    if need_near | need_far:
+        inv_w, r_lo, room = _inverse_w(a0, a1, a2, dx, dy, dz, dd_w)
+        u_hi, u_lo, err_n = _frame_origin(a0, a1, a2, h, tx, ty, tz, ex, ey, ez, dd_u)
+        b = math.copysign(h, inv_w)
+        if need_near:
+            tn, good = _plane_t(-b, u_hi, u_lo, inv_w, r_lo, err_n, room)
+            t_enter = t_enter if t_enter > tn else tn
+            ok = ok & good
+        if need_far:
+            tf, good = _plane_t(b, u_hi, u_lo, inv_w, r_lo, err_n, room)
+            t_exit = t_exit if t_exit < tf else tf
+            ok = ok & good
     return t_enter, t_exit, ok
 
 
 def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, cx: float,
                 cy: float, cz: float, a00: float, a01: float, a02: float, a10: float, a11: float,
                 a12: float, a20: float, a21: float, a22: float, h0: float, h1: float, h2: float,
-                t_min: float, t_max: float, t32: bool) -> tuple[bool, float, float, bool]:
+                t_min: float, t_max: float, t32: bool, first_pass: bool
+                ) -> tuple[bool, float, float, bool]:
     """``(hit, t_enter, t_exit, doubt)``: the ray against the OBB by slabs in the box's centred
     frame.
 
@@ -386,11 +413,14 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
     ``[floor, high]``. The ray surely misses when ``low > high``, and surely hits when
     ``top <= floor``. For a sure hit and float64 t, the planes that can be the entry and the exit
     are then computed again in double-double, so that ``t_enter`` and ``t_exit`` are within 1.5
-    ulp of the exact values (``t_min`` / ``t_max`` themselves where they win). For float32 t
-    (``t32``), the float t are the answer when their bounds are within RAY_T32_RELATIVE, and
-    doubt otherwise. A value that is not valid (not finite, a zero direction, a NaN bound,
-    ``t_min = +inf`` or ``t_max = -inf``, axes that are not orthonormal) is doubt."""
-    total = ox + oy + oz + dx + dy + dz + cx + cy + cz + h0 + h1 + h2
+    ulp of the exact values (``t_min`` / ``t_max`` themselves where they win); where two planes
+    can be the entry or the exit, the compiled loop's ``first_pass`` doubts and its second pass
+    computes both (``Query(..., second_pass=True)``). For float32 t (``t32``), the float t are
+    the answer when their bounds are within RAY_T32_RELATIVE, and doubt otherwise. A value that
+    is not valid (not finite, a zero direction, a NaN bound, ``t_min = +inf`` or
+    ``t_max = -inf``, axes that are not orthonormal) is doubt: the ray's and the frame's in
+    ``bad``, the box's (a NaN or infinite center or half size) by ``fine``."""
+    total = ox + oy + oz + dx + dy + dz
     bad = ((not ((total - total == 0.0) & ((dx != 0.0) | (dy != 0.0) | (dz != 0.0))
                  & (t_min < _INF) & (t_max > -_INF)))
            | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22))
@@ -403,7 +433,8 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
     err_u = OBB_FRAME_BOUND * FILTER_UNIT * size_t + RAY_UNDERFLOW_SLACK
     err_w = OBB_FRAME_BOUND * FILTER_UNIT * size_d + RAY_UNDERFLOW_SLACK
     fine = ((size_t <= FILTER_SCALE_MAX) & (size_d <= FILTER_SCALE_MAX)
-            & (_max_abs3(h0, h1, h2) <= FILTER_SCALE_MAX))
+            & (abs(h0) <= FILTER_SCALE_MAX) & (abs(h1) <= FILTER_SCALE_MAX)
+            & (abs(h2) <= FILTER_SCALE_MAX))  # False for a NaN
     n0, nl0, nh0, f0, fl0, fh0, out0 = _slab_bounds(a00, a01, a02, h0, tx[0], ty[0], tz[0], dx,
                                                     dy, dz, err_u, err_w)
     n1, nl1, nh1, f1, fl1, fh1, out1 = _slab_bounds(a10, a11, a12, h1, tx[0], ty[0], tz[0], dx,
@@ -414,13 +445,13 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
     top = _larger(_larger(_larger(t_min, nh0), nh1), nh2)
     high = _smaller(_smaller(_smaller(t_max, fh0), fh1), fh2)
     floor = _smaller(_smaller(_smaller(t_max, fl0), fl1), fl2)
-    # the answer, by the first test that settles it: bad values are doubt; an empty box or
-    # interval misses; then coordinates out of range: doubt; a slab parallel and outside, or the
-    # entry surely after the exit: miss; the entry surely not after the exit: hit, if its t are
-    # certain; else doubt
-    settled = bad | empty
-    doubt = bad | ((not settled) & (not fine))
-    settled = settled | (not fine) | out0 | out1 | out2 | (low > high)
+    # the answer, by the first test that settles it: bad values, and coordinates out of range
+    # (or not finite), are doubt; an empty box or interval misses; a slab parallel and outside,
+    # or the entry surely after the exit: miss; the entry surely not after the exit: hit, if its
+    # t are certain; else doubt
+    settled = bad | (not fine)
+    doubt = settled
+    settled = settled | empty | out0 | out1 | out2 | (low > high)
     sure = (not settled) & (top <= floor)
     doubt = doubt | ((not settled) & (not sure))
     if t32:
@@ -436,18 +467,57 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
         return False, _INF, _INF, doubt
     # float64 t: in double-double, from the planes that can be the largest near t / the smallest
     # far t (the others' exact t lie below low / above high); not certain: doubt
-    dd_u = RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * size_t + RAY_UNDERFLOW_SLACK
+    dd_u = (RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * size_t + RAY_UNDERFLOW_SLACK
+            + 2.0 * RAY_T_MIN * FILTER_UNIT * _larger(1.0, size_d))  # size_d >= |W|
     dd_w = RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * size_d + RAY_UNDERFLOW_SLACK
-    t_enter, t_exit, ok = t_min, t_max, True
-    t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, nh0 >= low, fl0 <= high, a00,
-                                           a01, a02, h0, tx[0], ty[0], tz[0], tx[1], ty[1],
-                                           tz[1], dx, dy, dz, dd_u, dd_w)
-    t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, nh1 >= low, fl1 <= high, a10,
-                                           a11, a12, h1, tx[0], ty[0], tz[0], tx[1], ty[1],
-                                           tz[1], dx, dy, dz, dd_u, dd_w)
-    t_enter, t_exit, ok = _exact_enough_ts(t_enter, t_exit, ok, nh2 >= low, fl2 <= high, a20,
-                                           a21, a22, h2, tx[0], ty[0], tz[0], tx[1], ty[1],
-                                           tz[1], dx, dy, dz, dd_u, dd_w)
+    near0, near1, near2 = nh0 >= low, nh1 >= low, nh2 >= low
+    far0, far1, far2 = fl0 <= high, fl1 <= high, fl2 <= high
+    need_near, need_far = near0 | near1 | near2, far0 | far1 | far2
+    several = ((near0 & (near1 | near2)) | (near1 & near2) | (far0 & (far1 | far2))
+               | (far1 & far2))
+    if (several | interpreted()) & (not first_pass):
+        # two planes can be the entry (or the exit), as where the ray passes by an edge: each
+        # of them, in branches (the compiled loop's first pass leaves such rays to its second);
+        # and one item, which shares U between an axis's two planes
+        t_enter, t_exit, ok = t_min, t_max, True
+        t_enter, t_exit, ok = _axis_ts(t_enter, t_exit, ok, near0, far0, a00, a01, a02, h0,
+                                       tx[0], ty[0], tz[0], tx[1], ty[1], tz[1], dx, dy, dz,
+                                       dd_u, dd_w)
+        t_enter, t_exit, ok = _axis_ts(t_enter, t_exit, ok, near1, far1, a10, a11, a12, h1,
+                                       tx[0], ty[0], tz[0], tx[1], ty[1], tz[1], dx, dy, dz,
+                                       dd_u, dd_w)
+        t_enter, t_exit, ok = _axis_ts(t_enter, t_exit, ok, near2, far2, a20, a21, a22, h2,
+                                       tx[0], ty[0], tz[0], tx[1], ty[1], tz[1], dx, dy, dz,
+                                       dd_u, dd_w)
+    else:
+        # at most one plane each: the entry's and the exit's, picked (a straight line, which
+        # vectorises: two planes' double-double instead of six; with one frame for all boxes,
+        # each axis's 1 / W is a constant of the loop)
+        i0, r0, m0 = _inverse_w(a00, a01, a02, dx, dy, dz, dd_w)
+        i1, r1, m1 = _inverse_w(a10, a11, a12, dx, dy, dz, dd_w)
+        i2, r2, m2 = _inverse_w(a20, a21, a22, dx, dy, dz, dd_w)
+        # the entry's plane: the near one of the slab picked (-h where W > 0: 1 / W has W's sign)
+        h = _pick(near0, near1, h0, h1, h2)
+        inv_w = _pick(near0, near1, i0, i1, i2)
+        u_hi, u_lo, err_n = _frame_origin(_pick(near0, near1, a00, a10, a20),
+                                          _pick(near0, near1, a01, a11, a21),
+                                          _pick(near0, near1, a02, a12, a22), h, tx[0], ty[0],
+                                          tz[0], tx[1], ty[1], tz[1], dd_u)
+        tn, good_n = _plane_t(-math.copysign(h, inv_w), u_hi, u_lo, inv_w,
+                              _pick(near0, near1, r0, r1, r2), err_n,
+                              _pick(near0, near1, m0, m1, m2))
+        # the exit's: the far one
+        h = _pick(far0, far1, h0, h1, h2)
+        inv_w = _pick(far0, far1, i0, i1, i2)
+        u_hi, u_lo, err_n = _frame_origin(_pick(far0, far1, a00, a10, a20),
+                                          _pick(far0, far1, a01, a11, a21),
+                                          _pick(far0, far1, a02, a12, a22), h, tx[0], ty[0],
+                                          tz[0], tx[1], ty[1], tz[1], dd_u)
+        tf, good_f = _plane_t(math.copysign(h, inv_w), u_hi, u_lo, inv_w,
+                              _pick(far0, far1, r0, r1, r2), err_n, _pick(far0, far1, m0, m1, m2))
+        t_enter = t_min if (t_min > tn) | (not need_near) else tn
+        t_exit = t_max if (t_max < tf) | (not need_far) else tf
+        ok = (good_n | (not need_near)) & (good_f | (not need_far)) & (not several)
     hit = ok & (t_enter <= t_exit)
     return hit, t_enter if hit else _INF, t_exit if hit else _INF, not hit
 
@@ -549,7 +619,7 @@ _SEGMENT = Query(_segment_filter, _segment_exact,
 _RAY = Query(_ray_filter, _ray_exact,
              args=[("origin", POINT), ("direction", DIRECTION), *_BOX, ("t_min", T_MIN),
                    ("t_max", T_MAX)],
-             outputs=[BOOL, T, T], t32=True)
+             outputs=[BOOL, T, T], t32=True, second_pass=True)
 _TRIANGLE = Query(_triangle_filter, _triangle_exact,
                   args=[("v0", POINT), ("v1", POINT), ("v2", POINT), *_BOX], outputs=[BOOL])
 _CLASSES = tuple(IntersectionType)

@@ -173,6 +173,17 @@ def _check_ray(args, got, exact, want, t32: bool = False) -> None:
         assert t_enter == t_exit == math.inf, f"{args}: a miss has t = +inf, got {got}"
 
 
+def _ray_filter(args, t32: bool) -> tuple:
+    """The ray vs OBB filter as one item runs it (``first_pass`` False), checked against the
+    compiled loop's first pass: that may doubt more (two planes that can be the entry or the
+    exit), and where it does not, it gives the same bits."""
+    got = obb._ray_filter(*args, t32, False)
+    first = obb._ray_filter(*args, t32, True)
+    if not first[3]:
+        assert _bits(first) == _bits(got), f"{args}: first pass {first}, second {got}"
+    return got
+
+
 def ray_cases():
     rng = np.random.default_rng(3)
     limits = [(0.0, math.inf), (-math.inf, math.inf), (0.25, 0.75), (0.0, 0.0), (1.0, 0.5)]
@@ -261,7 +272,7 @@ def test_obb_segment_and_triangle_filters_and_exact_match_the_reference():
 @pytest.mark.parametrize("t32", [False, True], ids=["float64 t", "float32 t"])
 def test_obb_ray_filter_and_exact_match_the_reference(t32):
     for args in ray_cases():
-        _check_ray(args, obb._ray_filter(*args, t32), obb._ray_exact(*args), _ref_ray(args), t32)
+        _check_ray(args, _ray_filter(args, t32), obb._ray_exact(*args), _ref_ray(args), t32)
 
 
 @pytest.mark.parametrize("t32", [False, True], ids=["float64 t", "float32 t"])
@@ -274,7 +285,7 @@ def test_obb_ray_filter_gives_t_within_two_ulps_on_generic_rotated_boxes(t32):
         axes = pyrr.matrix33.create_from_eulers(rng.uniform(-3, 3, 3))
         args = _floats((*rng.uniform(-3, 3, 3), *rng.normal(size=3), *rng.uniform(-1, 1, 3),
                         *axes.ravel(), *rng.uniform(0.1, 1.5, 3), 0.0, math.inf))
-        got = obb._ray_filter(*args, t32)
+        got = _ray_filter(args, t32)
         _check_ray(args, got, obb._ray_exact(*args), _ref_ray(args), t32)
         sure += not got[3]
     assert sure >= 290, f"generic rays should rarely be in doubt: {300 - sure} of 300 were"
@@ -308,7 +319,7 @@ def test_obb_filters_settle_boxes_near_queries_far_from_the_origin():
             assert code == ref.classify_segment_obb(p0, p1, center, rows, half), args
             ray = (*p0, *(b - a for a, b in zip(p0, p1, strict=True)), *center, *axes, *half,
                    0.0, math.inf)
-            got = obb._ray_filter(*ray, False)
+            got = _ray_filter(ray, False)
             assert not got[3], f"{ray}: ray in doubt"
             _check_ray(ray, got, obb._ray_exact(*ray), _ref_ray(ray))
 
@@ -343,9 +354,9 @@ def test_offsets_that_overflow_are_doubt_and_exact():
     ray = (-1.5e308, 0.0, 0.0, 1.0, 0.0, 0.0, *center, *axes, *half, 0.0, 1.7e308)
     want = _ref_ray(ray)
     assert want.hit and want.t_enter == Fraction(1.5e308)
-    _check_ray(ray, obb._ray_filter(*ray, False), obb._ray_exact(*ray), want)
-    assert obb._ray_filter(*ray, False)[3], "origin - center overflows: doubt"
-    assert obb._ray_filter(*ray, True)[3], "origin - center overflows: doubt (float32 t)"
+    _check_ray(ray, _ray_filter(ray, False), obb._ray_exact(*ray), want)
+    assert _ray_filter(ray, False)[3], "origin - center overflows: doubt"
+    assert _ray_filter(ray, True)[3], "origin - center overflows: doubt (float32 t)"
 
 
 # --- compiled and interpreted, bit for bit ----------------------------------------------------
@@ -368,7 +379,8 @@ def test_compiled_filters_are_bit_identical_to_interpreted(name):
         cases = [(*p[0], *p[1], *p[2], *c, *a, *h) for p, c, a, h in obb_cases()]
     else:
         kernel = obb._ray_filter
-        cases = [(*args, t32) for args in ray_cases() for t32 in (False, True)]
+        cases = [(*args, t32, first) for args in ray_cases() for t32 in (False, True)
+                 for first in (False, True)]
     _engine._register_jitables()  # the helpers the filters call, as the engine's loops see them
     compiled = numba.njit(kernel)
     for args in cases:
@@ -402,7 +414,7 @@ def test_values_that_are_not_valid_are_doubt():
         args = list(ray + (0.0, inf))
         args[k] = bad
         for t32 in (False, True):
-            assert obb._ray_filter(*args, t32)[-1], f"ray vs OBB with {bad} at {k}: doubt"
+            assert _ray_filter(args, t32)[-1], f"ray vs OBB with {bad} at {k}: doubt"
     for t32 in (False, True):
-        assert obb._ray_filter(0.0, 0.0, 0.0, 0.0, -0.0, 0.0, *frame, 0.0, inf, t32)[-1], (
+        assert _ray_filter((0.0, 0.0, 0.0, 0.0, -0.0, 0.0, *frame, 0.0, inf), t32)[-1], (
             "zero direction: doubt")

@@ -180,6 +180,45 @@ def test_two_product_compiled_equals_python():
     np.testing.assert_array_equal(e, py[:, 1])
 
 
+@pytest.mark.parametrize("axes", ["identity", "permuted"])
+@pytest.mark.parametrize("direction", [(1.0, 1.0, 1.0), (1.0, -1.0, 0.0), (2.0, 1.0, 0.0)])
+def test_rays_by_box_edges_are_settled_by_the_loops_second_pass(monkeypatch, axes, direction):
+    """A ray along a lattice diagonal passes the boxes it meets by their edges or corners, where
+    two or three planes can be its entry (the same t): the compiled loop's first pass leaves
+    those to its second, which settles them in double-double. Only the boxes that one item
+    doubts too (a ray that touches a box only along an edge) reach the exact pass, and the
+    answers are the exact reference's, and bit for bit those of one box at a time."""
+    from geometry import obb
+
+    from .exact_reference import intersect_ray_obb, t_close
+
+    g = np.arange(-3.0, 4.0)
+    center = np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
+    half = np.full_like(center, 0.5)
+    frame = np.eye(3) if axes == "identity" else np.eye(3)[[2, 0, 1]]
+    origin = (-5.5, 5.5 if direction[1] < 0 else -5.5, -5.5 if direction[2] else 0.25)
+
+    def doubts(first_pass: bool) -> int:
+        return sum(obb._ray_filter(*origin, *direction, *c, *frame.ravel(), *h, 0.0, math.inf,
+                                   False, first_pass)[3] for c, h in zip(center, half, strict=True))
+
+    assert doubts(True) >= doubts(False) + 5, "the first pass should doubt boxes met by an edge"
+    exact = obb._RAY.exact
+    calls = []
+    monkeypatch.setattr(obb._RAY, "exact", lambda *args: calls.append(args) or exact(*args))
+    hit, t_enter, t_exit = geometry.intersect_ray_obb(origin, direction, center, frame, half)
+    assert len(calls) == doubts(False), "the second pass should settle what one item settles"
+    rows = [list(r) for r in frame]
+    for k in range(len(center)):
+        want = intersect_ray_obb(origin, direction, center[k], rows, half[k])
+        one = geometry.intersect_ray_obb(origin, direction, center[k], frame, half[k])
+        assert (hit[k], t_enter[k], t_exit[k]) == one, f"box {k}: batched and one item differ"
+        assert hit[k] == want.hit, f"box {k}: hit {hit[k]}, expected {want.hit}"
+        for got, w in ((t_enter[k], want.t_enter), (t_exit[k], want.t_exit)):
+            assert t_close(float(got), w, exact_if_representable=True), (k, got, w)
+    assert hit.sum() >= 7
+
+
 @pytest.mark.parametrize("query", ["segment_aabb", "triangle_obb"])
 def test_loops_realign_their_frame_for_vector_spills(query):
     """A loop's vector spill slots lie in a frame aligned to 64 bytes (``_aligned_frame``), not
@@ -191,7 +230,7 @@ def test_loops_realign_their_frame_for_vector_spills(query):
 
     target = {"segment_aabb": segment_box._QUERY, "triangle_obb": obb._TRIANGLE}[query]
     QUERIES[query](*scene(8))
-    loops = list(target._loops.values())
+    loops = [loop for loop, _ in target._loops.values()]
     assert loops, f"{query}: no compiled loop"
     for loop in loops:
         fresh = numba.njit(loop.py_func)  # compiled anew: numba shows no code loaded from a cache
