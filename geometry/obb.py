@@ -506,7 +506,8 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
         tn, good_n = _plane_t(-math.copysign(h, inv_w), u_hi, u_lo, inv_w,
                               _pick(near0, near1, r0, r1, r2), err_n,
                               _pick(near0, near1, m0, m1, m2))
-        # the exit's: the far one
+        # the exit's: the far one (the entry's block mirrored; a helper for the two, taking the
+        # picked axis's values, measured 8.4 against 8.0-8.3 ms, one frame, one thread)
         h = _pick(far0, far1, h0, h1, h2)
         inv_w = _pick(far0, far1, i0, i1, i2)
         u_hi, u_lo, err_n = _frame_origin(_pick(far0, far1, a00, a10, a20),
