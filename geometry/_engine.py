@@ -233,7 +233,7 @@ class Query:
 
     def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
-        answer = self.filter(*flat, *self._extra(all32), *self._first(False))
+        answer = self.filter(*flat, *self._python_flags(all32))
         if answer[-1]:
             if not self._valid(flat):
                 self._raise_invalid(values)
@@ -283,7 +283,7 @@ class Query:
                 count = self._run_loop(columns, flat_outs, doubt, dtype)
             else:
                 count = _interpreted(self.filter, columns, self.kinds, m, flat_outs, doubt,
-                                     self._extra(dtype == np.float32) + self._first(False))
+                                     self._python_flags(dtype == np.float32))
             if count:
                 self._settle(np.flatnonzero(doubt), columns, arrays, flat_outs)
         if out is not None:
@@ -330,13 +330,10 @@ class Query:
                 raise ValueError(f"{label} must be C-contiguous and writeable")
         return outs
 
-    def _extra(self, t32: bool) -> tuple[bool, ...]:
-        """The filter's ``t32`` argument, if it takes one."""
-        return (t32,) if self.t32 else ()
-
-    def _first(self, first_pass: bool) -> tuple[bool, ...]:
-        """The filter's ``first_pass`` argument, if it takes one."""
-        return (first_pass,) if self.second_pass else ()
+    def _python_flags(self, t32: bool) -> tuple[bool, ...]:
+        """The arguments the filter takes after the items' as Python runs it: ``t32`` if it
+        takes that, and ``first_pass`` False if it takes that (module docstring)."""
+        return ((t32,) if self.t32 else ()) + ((False,) if self.second_pass else ())
 
     # -- values ---------------------------------------------------------------------------------
     def _valid(self, flat: list[float]) -> bool:
@@ -377,18 +374,19 @@ class Query:
                   dtype: type) -> int:
         """The compiled loop over every item, and its second pass if the filter has one and the
         first doubted any items; returns the number of doubtful items."""
-        loop, second = self._loop(tuple(isinstance(c, tuple) for c in columns),
-                                  dtype == np.float32 if self.t32 else None)
-        count = self._first_pass(loop, columns, outs, doubt, dtype)
+        singles = tuple(isinstance(c, tuple) for c in columns)
+        loop, second = self._loop(singles, dtype == np.float32 if self.t32 else None)
+        count = self._first_pass(loop, singles, columns, outs, doubt, dtype)
         if count and second is not None:
             count = int(second(*_loop_args(columns), *outs, doubt))
         return count
 
-    def _first_pass(self, loop: Callable[..., int], columns: list[Column],
-                    outs: list[np.ndarray], doubt: np.ndarray, dtype: type) -> int:
+    def _first_pass(self, loop: Callable[..., int], singles: tuple[bool, ...],
+                    columns: list[Column], outs: list[np.ndarray], doubt: np.ndarray,
+                    dtype: type) -> int:
         """The loop over every item, in shares on threads where it pays."""
         m = doubt.shape[0]
-        key = (tuple(isinstance(c, tuple) for c in columns), dtype)
+        key = (singles, dtype)
         if key not in self._ran:  # the first call compiles: run it whole, here
             count = int(loop(*_loop_args(columns), *outs, doubt))
             self._ran.add(key)

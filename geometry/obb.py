@@ -376,6 +376,27 @@ def _pick(first: bool, second: bool, v0: float, v1: float, v2: float) -> float:
 
 
 @jitable
+def _picked_plane_t(first: bool, second: bool, side: float, a00: float, a01: float, a02: float,
+                    a10: float, a11: float, a12: float, a20: float, a21: float, a22: float,
+                    h0: float, h1: float, h2: float, tx: tuple[float, float],
+                    ty: tuple[float, float], tz: tuple[float, float], i0: float, i1: float,
+                    i2: float, r0: float, r1: float, r2: float, m0: float, m1: float, m2: float,
+                    dd_u: float) -> tuple[float, bool]:
+    """:func:`_plane_t` on the slab of the axis :func:`_pick` picks (``i, r, m``: each axis's
+    :func:`_inverse_w`): its near plane for ``side = -1`` (``-h`` where W > 0: ``1 / W`` has W's
+    sign), its far plane for ``side = 1``. ``t, e``: ``origin - center`` as ``t + e``."""
+    h = _pick(first, second, h0, h1, h2)
+    inv_w = _pick(first, second, i0, i1, i2)
+    u_hi, u_lo, err_n = _frame_origin(_pick(first, second, a00, a10, a20),
+                                      _pick(first, second, a01, a11, a21),
+                                      _pick(first, second, a02, a12, a22), h, tx[0], ty[0], tz[0],
+                                      tx[1], ty[1], tz[1], dd_u)
+    t, ok = _plane_t(side * math.copysign(h, inv_w), u_hi, u_lo, inv_w,
+                     _pick(first, second, r0, r1, r2), err_n, _pick(first, second, m0, m1, m2))
+    return t, ok
+
+
+@jitable
 def _axis_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, need_far: bool,
              a0: float, a1: float, a2: float, h: float, tx: float, ty: float, tz: float,
              ex: float, ey: float, ez: float, dx: float, dy: float, dz: float, dd_u: float,
@@ -384,7 +405,7 @@ def _axis_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, need_far:
     its near plane's if ``need_near`` (a max into ``t_enter``), its far plane's if ``need_far``
     (a min into ``t_exit``); ``ok`` stays True while every t used is within 1.5 ulp. In
     branches: for one item, and for rays with two candidates for the entry or the exit in the
-    compiled loop's second pass (the same floats as the planes :func:`_ray_filter` picks)."""
+    compiled loop's second pass (the same floats as :func:`_picked_plane_t`)."""
     if need_near | need_far:
         inv_w, r_lo, room = _inverse_w(a0, a1, a2, dx, dy, dz, dd_w)
         u_hi, u_lo, err_n = _frame_origin(a0, a1, a2, h, tx, ty, tz, ex, ey, ez, dd_u)
@@ -496,26 +517,12 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
         i0, r0, m0 = _inverse_w(a00, a01, a02, dx, dy, dz, dd_w)
         i1, r1, m1 = _inverse_w(a10, a11, a12, dx, dy, dz, dd_w)
         i2, r2, m2 = _inverse_w(a20, a21, a22, dx, dy, dz, dd_w)
-        # the entry's plane: the near one of the slab picked (-h where W > 0: 1 / W has W's sign)
-        h = _pick(near0, near1, h0, h1, h2)
-        inv_w = _pick(near0, near1, i0, i1, i2)
-        u_hi, u_lo, err_n = _frame_origin(_pick(near0, near1, a00, a10, a20),
-                                          _pick(near0, near1, a01, a11, a21),
-                                          _pick(near0, near1, a02, a12, a22), h, tx[0], ty[0],
-                                          tz[0], tx[1], ty[1], tz[1], dd_u)
-        tn, good_n = _plane_t(-math.copysign(h, inv_w), u_hi, u_lo, inv_w,
-                              _pick(near0, near1, r0, r1, r2), err_n,
-                              _pick(near0, near1, m0, m1, m2))
-        # the exit's: the far one (the entry's block mirrored; a helper for the two, taking the
-        # picked axis's values, measured 8.4 against 8.0-8.3 ms, one frame, one thread)
-        h = _pick(far0, far1, h0, h1, h2)
-        inv_w = _pick(far0, far1, i0, i1, i2)
-        u_hi, u_lo, err_n = _frame_origin(_pick(far0, far1, a00, a10, a20),
-                                          _pick(far0, far1, a01, a11, a21),
-                                          _pick(far0, far1, a02, a12, a22), h, tx[0], ty[0],
-                                          tz[0], tx[1], ty[1], tz[1], dd_u)
-        tf, good_f = _plane_t(math.copysign(h, inv_w), u_hi, u_lo, inv_w,
-                              _pick(far0, far1, r0, r1, r2), err_n, _pick(far0, far1, m0, m1, m2))
+        tn, good_n = _picked_plane_t(near0, near1, -1.0, a00, a01, a02, a10, a11, a12, a20,
+                                     a21, a22, h0, h1, h2, tx, ty, tz, i0, i1, i2, r0, r1, r2,
+                                     m0, m1, m2, dd_u)
+        tf, good_f = _picked_plane_t(far0, far1, 1.0, a00, a01, a02, a10, a11, a12, a20, a21,
+                                     a22, h0, h1, h2, tx, ty, tz, i0, i1, i2, r0, r1, r2, m0,
+                                     m1, m2, dd_u)
         t_enter = t_min if (t_min > tn) | (not need_near) else tn
         t_exit = t_max if (t_max < tf) | (not need_far) else tf
         ok = (good_n | (not need_near)) & (good_f | (not need_far)) & (not several)
