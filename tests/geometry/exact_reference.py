@@ -331,11 +331,16 @@ def rounded(value: Fraction, toward: int) -> float:
     return f
 
 
-def ulps_off(got: float, want: Fraction, dtype: type = np.float64) -> Fraction:
+def ulps_off(got: float, want: Fraction | float, dtype: type = np.float64) -> Fraction:
     """How many ulps of ``dtype`` at the exact value ``want`` the float ``got`` lies from it
-    (SEMANTICS allows 2 for every t, in the output dtype)."""
+    (SEMANTICS allows 2 for every t, in the output dtype); beyond ``dtype``'s range, ulps of its
+    largest value."""
+    want = Fraction(want)
     near = dtype(float(want))
-    return abs(Fraction(float(got)) - want) / Fraction(float(np.spacing(abs(near))))
+    info = np.finfo(dtype)
+    unit = (float(np.spacing(abs(near))) if np.isfinite(near)
+            else 2.0 ** (info.maxexp - info.nmant - 1))
+    return abs(Fraction(float(got)) - want) / Fraction(unit)
 
 
 def t_close(got: float, want: Fraction | float, *, exact_if_representable: bool,

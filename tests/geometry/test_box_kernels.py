@@ -134,20 +134,6 @@ def _obb_cases(n: int, seed: int) -> list:
     return cases
 
 
-def _ulps(got: float, want) -> Fraction:
-    want = Fraction(want)
-    unit = math.ulp(float(want)) if want != 0 else 5e-324
-    return abs(Fraction(got) - want) / Fraction(unit)
-
-
-def _ulps32(got: float, want) -> Fraction:
-    """How many float32 ulps of the exact ``want`` the float32 ``got`` is from it."""
-    want = Fraction(want)
-    near = np.float32(float(want))
-    unit = float(np.spacing(abs(near))) if np.isfinite(near) else 2.0**104
-    return abs(Fraction(got) - want) / Fraction(unit)
-
-
 def _check_ray(args, got, exact, want, t32: bool = False) -> None:
     """The filter's ``got`` and the exact pass's ``exact`` against the reference ``want``; with
     ``t32``, t as a float32 output takes it: within 2**-26 relative before the rounding, within
@@ -164,11 +150,11 @@ def _check_ray(args, got, exact, want, t32: bool = False) -> None:
         for name, t, w in (("t_enter", t_enter, want.t_enter), ("t_exit", t_exit, want.t_exit)):
             assert abs(Fraction(t) - Fraction(w)) <= abs(Fraction(w)) / 2**26, (
                 f"{args}: float32 {name} {t} is not within 2**-26 of {float(w)}")
-            assert _ulps32(float(np.float32(t)), w) <= 2, (
+            assert ref.ulps_off(float(np.float32(t)), w, np.float32) <= 2, (
                 f"{args}: {name} {np.float32(t)} is not within 2 float32 ulps of {float(w)}")
     elif hit:
         for name, t, w in (("t_enter", t_enter, want.t_enter), ("t_exit", t_exit, want.t_exit)):
-            assert _ulps(t, w) <= 2, f"{args}: {name} {t} is not within 2 ulps of {float(w)}"
+            assert ref.ulps_off(t, w) <= 2, f"{args}: {name} {t} is not within 2 ulps of {float(w)}"
     else:
         assert t_enter == t_exit == math.inf, f"{args}: a miss has t = +inf, got {got}"
 
