@@ -262,17 +262,20 @@ def _dot_dd(a0: float, a1: float, a2: float, x0: float, x1: float, x2: float
 @jitable
 def _slab_bounds(a0: float, a1: float, a2: float, h: float, tx: float, ty: float, tz: float,
                  dx: float, dy: float, dz: float, err_u: float, err_w: float
-                 ) -> tuple[float, float, float, float, float, float, bool]:
+                 ) -> tuple[float, float, float, float, float, float, bool, float, float, bool]:
     """One axis of the box: the slab ``|U + t W| <= h`` that the ray ``o + t d`` crosses, with
     ``U = a . (o - center)`` and ``W = a . d``. ``(near, near_lo, near_hi, far, far_lo, far_hi,
-    outside)``: the exact t of the near plane lies in ``[near_lo, near_hi]``, ``near`` among
-    them, and so for the far one. U and W are float dot products (``t``: ``o - center``
-    rounded), within ``err_u`` / ``err_w`` of the exact ones (OBB_FRAME_BOUND).
+    outside, scale, w_rel, open)``: the exact t of the near plane lies in
+    ``[near_lo, near_hi]``, ``near`` among them, and so for the far one. U and W are float dot
+    products (``t``: ``o - center`` rounded), within ``err_u`` / ``err_w`` of the exact ones
+    (OBB_FRAME_BOUND). A plane's bounds are ``t -+ spread``, ``spread = base + |t| per_t``, with
+    ``base`` from ``err_u scale`` and ``per_t`` from ``w_rel`` (``scale`` = ``|1 / w|``; both
+    zero where W is not sure).
 
     Parallel to the slab (every product in W has a zero factor, so W = 0 exactly):
     no constraint (near ``-inf``, far ``inf``) when surely inside it, ``outside`` when surely
     not. Where W is below RAY_W_MIN or its sign uncertain, or parallel and neither,
-    ``-inf, inf`` both: the bounds decide no hit."""
+    ``-inf, inf`` both and ``open``: the bounds decide no hit."""
     u = a0 * tx + a1 * ty + a2 * tz
     w = a0 * dx + a1 * dy + a2 * dz
     moving = ((a0 != 0.0) & (dx != 0.0)) | ((a1 != 0.0) & (dy != 0.0)) | ((a2 != 0.0)
@@ -294,14 +297,17 @@ def _slab_bounds(a0: float, a1: float, a2: float, h: float, tx: float, ty: float
     per_t = w_rel * (1.0 + 2.0**-17) + RAY_QUOTIENT_BOUND * FILTER_UNIT
     near_spread = base + abs(near) * per_t
     far_spread = base + abs(far) * per_t
-    # parallel (W = 0, inv_w = 1, b = -h): near and far are h - U and -h - U within their
-    # spreads, and the ray is inside the slab throughout when h - U >= 0 >= -h - U
-    inside = (not moving) & (near >= near_spread) & (-far >= far_spread)
+    # parallel (W = 0): U is the same all along the ray, within err_u of u; the factors cover
+    # the roundings
+    inside = (not moving) & ((abs(u) + err_u) * (1.0 + 2.0**-50) <= h)
+    outside = (not moving) & ((abs(u) - err_u) * (1.0 - 2.0**-50) > h)
     return (near if sure else -_INF, near - near_spread if sure else -_INF,
             near + near_spread if sure else (-_INF if inside else _INF),
             far if sure else _INF, far - far_spread if sure else (_INF if inside else -_INF),
             far + far_spread if sure else _INF,
-            (not moving) & ((-near > near_spread) | (far > far_spread)))
+            outside,
+            aw if sure else 0.0, w_rel if sure else 0.0,
+            (not sure) & (not inside))
 
 
 @jitable
@@ -437,7 +443,9 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
     ulp of the exact values (``t_min`` / ``t_max`` themselves where they win); where two planes
     can be the entry or the exit, the compiled loop's ``first_pass`` doubts and its second pass
     computes both (``Query(..., second_pass=True)``). For float32 t (``t32``), the float t are
-    the answer when their bounds are within RAY_T32_RELATIVE, and doubt otherwise. A value that
+    the answer when their bounds are within RAY_T32_RELATIVE, and doubt otherwise; the first
+    pass bounds the entry and the exit with one spread each, from the largest terms of the
+    three axes, and leaves what these do not settle to the planes' own bounds. A value that
     is not valid (not finite, a zero direction, a NaN bound, ``t_min = +inf`` or
     ``t_max = -inf``, axes that are not orthonormal) is doubt: the ray's and the frame's in
     ``bad``, the box's (a NaN or infinite center or half size) by ``fine``."""
@@ -456,16 +464,39 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
     fine = ((size_t <= FILTER_SCALE_MAX) & (size_d <= FILTER_SCALE_MAX)
             & (abs(h0) <= FILTER_SCALE_MAX) & (abs(h1) <= FILTER_SCALE_MAX)
             & (abs(h2) <= FILTER_SCALE_MAX))  # False for a NaN
-    n0, nl0, nh0, f0, fl0, fh0, out0 = _slab_bounds(a00, a01, a02, h0, tx[0], ty[0], tz[0], dx,
-                                                    dy, dz, err_u, err_w)
-    n1, nl1, nh1, f1, fl1, fh1, out1 = _slab_bounds(a10, a11, a12, h1, tx[0], ty[0], tz[0], dx,
-                                                    dy, dz, err_u, err_w)
-    n2, nl2, nh2, f2, fl2, fh2, out2 = _slab_bounds(a20, a21, a22, h2, tx[0], ty[0], tz[0], dx,
-                                                    dy, dz, err_u, err_w)
-    low = _larger(_larger(_larger(t_min, nl0), nl1), nl2)
-    top = _larger(_larger(_larger(t_min, nh0), nh1), nh2)
-    high = _smaller(_smaller(_smaller(t_max, fh0), fh1), fh2)
-    floor = _smaller(_smaller(_smaller(t_max, fl0), fl1), fl2)
+    n0, nl0, nh0, f0, fl0, fh0, out0, s0, wr0, open0 = _slab_bounds(
+        a00, a01, a02, h0, tx[0], ty[0], tz[0], dx, dy, dz, err_u, err_w)
+    n1, nl1, nh1, f1, fl1, fh1, out1, s1, wr1, open1 = _slab_bounds(
+        a10, a11, a12, h1, tx[0], ty[0], tz[0], dx, dy, dz, err_u, err_w)
+    n2, nl2, nh2, f2, fl2, fh2, out2, s2, wr2, open2 = _slab_bounds(
+        a20, a21, a22, h2, tx[0], ty[0], tz[0], dx, dy, dz, err_u, err_w)
+    if t32 & first_pass:
+        # float32 t need no plane but the entry's and the exit's: their bounds, with each
+        # spread's terms the largest of the three axes' and 2**-20 more, hold the exact entry
+        # and exit. A near plane's t + spread grows with its t (per_t < 1; the 2**-20 covers the
+        # steps of the spread's roundings), so no plane's upper bound is above the largest near
+        # t's, and the largest near t's lower bound is below its own; and so for the far
+        # planes. The planes' own bounds (below) are within these, so what these settle they
+        # settle alike; the loop's second pass tries them on the rest (an axis nearly across
+        # the ray has a large spread, which these would give every plane)
+        first = _larger(_larger(n0, n1), n2)  # the largest near t, the smallest far t
+        last = _smaller(_smaller(f0, f1), f2)
+        base = err_u * _larger(_larger(s0, s1), s2) * (1.0 + 2.0**-17) + RAY_UNDERFLOW_SLACK
+        per_t = (_larger(_larger(wr0, wr1), wr2) * (1.0 + 2.0**-17)
+                 + RAY_QUOTIENT_BOUND * FILTER_UNIT)
+        first_spread = (base + (abs(first) if first > -_INF else 0.0) * per_t) * (1.0 + 2.0**-20)
+        last_spread = (base + (abs(last) if last < _INF else 0.0) * per_t) * (1.0 + 2.0**-20)
+        low = _larger(first - first_spread, t_min)
+        top = _larger(first + first_spread, t_min)
+        high = _smaller(last + last_spread, t_max)
+        floor = _smaller(last - last_spread, t_max)
+        blocked = open0 | open1 | open2
+    else:
+        low = _larger(_larger(_larger(t_min, nl0), nl1), nl2)
+        top = _larger(_larger(_larger(t_min, nh0), nh1), nh2)
+        high = _smaller(_smaller(_smaller(t_max, fh0), fh1), fh2)
+        floor = _smaller(_smaller(_smaller(t_max, fl0), fl1), fl2)
+        blocked = False  # an open slab's bounds are -inf and inf: top > floor
     # the answer, by the first test that settles it: bad values, and coordinates out of range
     # (or not finite), are doubt; an empty box or interval misses; a slab parallel and outside,
     # or the entry surely after the exit: miss; the entry surely not after the exit: hit, if its
@@ -473,14 +504,14 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
     settled = bad | (not fine)
     doubt = settled
     settled = settled | empty | out0 | out1 | out2 | (low > high)
-    sure = (not settled) & (top <= floor)
+    sure = (not settled) & (top <= floor) & (not blocked)
     doubt = doubt | ((not settled) & (not sure))
     if t32:
         # the float t: the entry within top - low of the exact one, the exit within
         # high - floor; within 2**-28 of themselves puts them within RAY_T32_RELATIVE (a straight
         # line, so the loop vectorises)
-        entry = _larger(_larger(_larger(t_min, n0), n1), n2)
-        leave = _smaller(_smaller(_smaller(t_max, f0), f1), f2)
+        entry = _larger(t_min, _larger(_larger(n0, n1), n2))
+        leave = _smaller(t_max, _smaller(_smaller(f0, f1), f2))
         hit = (sure & (top - low <= 0.5 * RAY_T32_RELATIVE * abs(entry))
                & (high - floor <= 0.5 * RAY_T32_RELATIVE * abs(leave)))
         return hit, entry if hit else _INF, leave if hit else _INF, doubt | (sure & (not hit))

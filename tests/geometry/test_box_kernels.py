@@ -162,7 +162,8 @@ def _check_ray(args, got, exact, want, t32: bool = False) -> None:
 def _ray_filter(args, t32: bool) -> tuple:
     """The ray vs OBB filter as one item runs it (``first_pass`` False), checked against the
     compiled loop's first pass: that may doubt more (two planes that can be the entry or the
-    exit), and where it does not, it gives the same bits."""
+    exit; for float32 t, one spread for every plane), and where it does not, it gives the same
+    bits."""
     got = obb._ray_filter(*args, t32, False)
     first = obb._ray_filter(*args, t32, True)
     if not first[3]:

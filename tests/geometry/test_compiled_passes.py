@@ -219,6 +219,52 @@ def test_rays_by_box_edges_are_settled_by_the_loops_second_pass(monkeypatch, axe
     assert hit.sum() >= 7
 
 
+@pytest.mark.parametrize("tiny", [1e-7, 1e-9])
+def test_float32_rays_nearly_across_an_axis_are_settled_by_the_loops_second_pass(monkeypatch,
+                                                                                   tiny):
+    """A float32 ray nearly across one axis of the frame: that axis's planes have a large
+    spread, which the first pass's one spread for the entry (and one for the exit) gives every
+    plane, so it doubts the hits; the second pass settles them with each plane's own bounds. No
+    box reaches the exact pass, and the answers are the exact reference's, and bit for bit those
+    of one box at a time."""
+    from geometry import obb
+
+    from .exact_reference import intersect_ray_obb, t_close
+
+    rng = np.random.default_rng(11)
+    center = rng.random((300, 3)).astype(np.float32)
+    half = (rng.random((300, 3)) * 0.2 + 0.05).astype(np.float32)
+    frame = np.eye(3, dtype=np.float32)
+    origin = np.array([-1.0, 0.5, 0.2], np.float32)
+    direction = np.array([1.0, tiny, 0.3], np.float32)
+
+    def doubts(first_pass: bool) -> int:
+        return sum(obb._ray_filter(*map(float, origin), *map(float, direction), *map(float, c),
+                                   *map(float, frame.ravel()), *map(float, h), 0.0, math.inf,
+                                   True, first_pass)[3]
+                   for c, h in zip(center, half, strict=True))
+
+    assert doubts(False) == 0
+    assert doubts(True) >= 10, "the first pass should doubt the hits"
+    exact = obb._RAY.exact
+    calls = []
+    monkeypatch.setattr(obb._RAY, "exact", lambda *args: calls.append(args) or exact(*args))
+    hit, t_enter, t_exit = geometry.intersect_ray_obb(origin, direction, center, frame, half)
+    assert not calls, "the second pass should settle every box"
+    assert t_enter.dtype == np.float32
+    rows = [[float(x) for x in r] for r in frame]
+    for k in range(len(center)):
+        want = intersect_ray_obb(origin.tolist(), direction.tolist(), center[k].tolist(), rows,
+                                 half[k].tolist())
+        one = geometry.intersect_ray_obb(origin, direction, center[k], frame, half[k])
+        assert (hit[k], t_enter[k], t_exit[k]) == one, f"box {k}: batched and one item differ"
+        assert hit[k] == want.hit, f"box {k}: hit {hit[k]}, expected {want.hit}"
+        for got, w in ((t_enter[k], want.t_enter), (t_exit[k], want.t_exit)):
+            assert t_close(float(got), w, exact_if_representable=False, dtype=np.float32), (
+                k, got, w)
+    assert hit.sum() >= 10
+
+
 @pytest.mark.parametrize("query", ["segment_aabb", "triangle_obb"])
 def test_loops_realign_their_frame_for_vector_spills(query):
     """A loop's vector spill slots lie in a frame aligned to 64 bytes (``_aligned_frame``), not
