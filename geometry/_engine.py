@@ -56,6 +56,13 @@ can settle, only not in a straight line (ray vs OBB: two planes that can both be
 the loop then runs the filter again, with ``first_pass`` False, on the items it doubted (a loop
 over their indices), before the exact pass. One item, and the interpreted loop, run with
 ``first_pass`` False.
+
+A query made with ``Query(..., contract=True)`` has its loops compiled with LLVM free to fuse a
+product and a sum into one fused multiply-add (numba's ``fastmath={"contract"}``, no other
+liberty): for filters whose outputs are exact answers (classes, booleans), not floats. A fused
+operation rounds once where the two rounded twice, which the error bounds (counted per rounding,
+each within u) already allow, so a certified answer stays the exact one; only which items are
+doubted may differ from the interpreted filter's, and the exact pass decides those.
 """
 
 from __future__ import annotations
@@ -172,7 +179,7 @@ class Query:
 
     def __init__(self, filter: Callable[..., tuple[Any, ...]], exact: Callable[..., Any],
                  args: Sequence[tuple[str, Kind]], outputs: Sequence[str], *,
-                 t32: bool = False, second_pass: bool = False) -> None:
+                 t32: bool = False, second_pass: bool = False, contract: bool = False) -> None:
         self.filter = filter
         self.exact = exact
         self.names = tuple(name for name, _ in args)
@@ -182,6 +189,11 @@ class Query:
         self.t32 = t32
         #: whether it takes ``first_pass`` after that (module docstring)
         self.second_pass = second_pass
+        #: whether its loops may fuse products and sums (module docstring)
+        self.contract = contract
+        if contract and T in self.outputs:
+            raise ValueError("contract=True is for exact answers: a fused t would differ from "
+                             "the interpreted filter's")
         self._loops: dict[tuple[tuple[bool, ...], bool | None],
                           tuple[Callable[..., int], Callable[..., int] | None]] = {}
         self._ran: set[tuple[tuple[bool, ...], type]] = set()  # loops compiled, per dtype
@@ -420,7 +432,7 @@ class Query:
                 if loop is None:
                     loop = self._loops[key] = _compile(self.filter, self.kinds, singles,
                                                        len(self.outputs), t32,
-                                                       self.second_pass)
+                                                       self.second_pass, self.contract)
         return loop
 
 
@@ -782,10 +794,12 @@ def _aligned_frame() -> Any:
 
 def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
              singles: tuple[bool, ...], n_out: int, t32: bool | None,
-             second_pass: bool) -> tuple[Callable[..., int], Callable[..., int] | None]:
+             second_pass: bool, contract: bool
+             ) -> tuple[Callable[..., int], Callable[..., int] | None]:
     """A numba loop of ``filter`` over items, for one pattern of shared / per-item arguments
     (and for a filter that takes ``t32``, one value of it, a constant LLVM folds), with the
-    filter's second pass over the items it doubted if it has one (module docstring).
+    filter's second pass over the items it doubted if it has one, with products and sums fused
+    where ``contract`` (module docstring).
 
     The source is generated (one parameter per shared scalar, one flat array per per-item
     argument, indexed with its constant width so that LLVM sees interleaved loads; per-item axes
@@ -852,8 +866,8 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
                           if isinstance(fn.__globals__.get(n), (int, float))})
     digest = hashlib.sha1(("".join(sources) + repr(sorted(constants.items())))
                           .encode()).hexdigest()[:12]
-    pattern = "".join("s" if s else "a" for s in singles) + {None: "", False: "_t64",
-                                                              True: "_t32"}[t32]
+    pattern = ("".join("s" if s else "a" for s in singles)
+               + {None: "", False: "_t64", True: "_t32"}[t32] + ("_fma" if contract else ""))
     module = filter.__module__.rsplit(".", 1)[-1]
     name = f"_loop_{module}_{pattern}_{digest}"
     if blocked:
@@ -900,12 +914,17 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     # compiled as if written in this file, so numba's cache can locate and stamp it
     exec(compile("\n".join(source), __file__, "exec"), namespace)
 
+    options: dict[str, Any] = {"nogil": True, "boundscheck": False, "error_model": "numpy"}
+    if contract:  # products and sums fused where the query's answers allow it (module docstring)
+        options["fastmath"] = {"contract"}
+
     def jit(fn: Callable[..., int]) -> Callable[..., int]:
+        compiled: Callable[..., int]
         try:
-            return numba.njit(cache=True, nogil=True, boundscheck=False,
-                              error_model="numpy")(fn)
+            compiled = numba.njit(cache=True, **options)(fn)
         except RuntimeError:  # no writable cache location (a read-only install): no cache
-            return numba.njit(nogil=True, boundscheck=False, error_model="numpy")(fn)
+            compiled = numba.njit(**options)(fn)
+        return compiled
 
     return jit(namespace[name]), jit(namespace[f"{name}_second"]) if second_pass else None
 

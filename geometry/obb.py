@@ -654,13 +654,14 @@ def _ray_exact(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
 
 _BOX = [("center", POINT), ("axes", AXES), ("half_size", POINT)]
 _SEGMENT = Query(_segment_filter, _segment_exact,
-                 args=[("start", POINT), ("end", POINT), *_BOX], outputs=[CLASS])
+                 args=[("start", POINT), ("end", POINT), *_BOX], outputs=[CLASS], contract=True)
 _RAY = Query(_ray_filter, _ray_exact,
              args=[("origin", POINT), ("direction", DIRECTION), *_BOX, ("t_min", T_MIN),
                    ("t_max", T_MAX)],
              outputs=[BOOL, T, T], t32=True, second_pass=True)
 _TRIANGLE = Query(_triangle_filter, _triangle_exact,
-                  args=[("v0", POINT), ("v1", POINT), ("v2", POINT), *_BOX], outputs=[BOOL])
+                  args=[("v0", POINT), ("v1", POINT), ("v2", POINT), *_BOX], outputs=[BOOL],
+                  contract=True)
 _CLASSES = tuple(IntersectionType)
 
 

@@ -94,7 +94,7 @@ def _exact(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, lx:
 
 _QUERY = Query(_filter, _exact,
                args=[("start", POINT), ("end", POINT), ("box_min", BOX_MIN), ("box_max", BOX_MAX)],
-               outputs=[CLASS])
+               outputs=[CLASS], contract=True)
 _CLASSES = tuple(IntersectionType)
 
 

@@ -365,7 +365,7 @@ def _exact(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx:
 _QUERY = Query(_filter, _exact,
                args=[("v0", POINT), ("v1", POINT), ("v2", POINT), ("box_min", BOX_MIN),
                      ("box_max", BOX_MAX)],
-               outputs=[BOOL])
+               outputs=[BOOL], contract=True)
 
 
 @dask_aware

@@ -375,6 +375,58 @@ def test_compiled_filters_are_bit_identical_to_interpreted(name):
         assert got == want, f"{name} {args}: compiled {got}, interpreted {want}"
 
 
+@pytest.mark.parametrize("name", ["segment_aabb", "triangle_aabb", "segment_obb", "triangle_obb"])
+def test_loops_that_fuse_products_and_sums_answer_exactly(name):
+    """The queries whose answers are exact (classes, booleans) have their loops compiled with
+    products and sums fused (``Query(..., contract=True)``): a fused operation rounds once where
+    the two rounded twice, which the error bounds allow. Compiled so, each filter must give the
+    exact answer wherever it does not doubt, on every case above; and the loops must really
+    fuse, or this tests nothing."""
+    numba = pytest.importorskip("numba")
+    import re
+
+    import llvmlite.binding as ll
+
+    from geometry import segment_box
+
+    boxes = triangle_aabb_cases()
+    query, cases = {
+        "segment_aabb": (segment_box._QUERY, [(*c[0:6], *c[9:15]) for c in boxes]),
+        "triangle_aabb": (triangle_box._QUERY, boxes),
+        "segment_obb": (obb._SEGMENT,
+                        [(*p[0], *p[1], *c, *a, *h) for p, c, a, h in obb_cases()]),
+        "triangle_obb": (obb._TRIANGLE,
+                         [(*p[0], *p[1], *p[2], *c, *a, *h) for p, c, a, h in obb_cases()]),
+    }[name]
+    assert query.contract
+    _engine._register_jitables()
+    fused = numba.njit(fastmath={"contract"}, error_model="numpy")(query.filter)
+    settled = 0
+    for args in cases:
+        answer, doubt = fused(*args)
+        if not doubt:
+            settled += 1
+            assert answer == query.exact(*args), f"{name} {args}: fused filter says {answer}"
+    assert settled >= len(cases) // 4
+    # the engine's loop for a batch of these queries: compiled anew with its options (numba
+    # shows no code loaded from a cache), it holds fused multiply-adds
+    args = np.array(cases[:64]).T
+    widths = [k.width for k in query.kinds]
+    columns = np.split(args, np.cumsum(widths)[:-1])
+    query(*[c.T.reshape(-1, 3, 3) if w == 9 else c.T for c, w in zip(columns, widths,
+                                                                        strict=True)])
+    for loop, _ in query._loops.values():
+        assert loop.targetoptions.get("fastmath") == {"contract"}
+        options = {k: loop.targetoptions[k] for k in ("fastmath", "error_model", "boundscheck")}
+        fresh = numba.njit(**options)(loop.py_func)
+        fresh.compile(loop.signatures[0])
+        assert re.search(r"fmul contract", fresh.inspect_llvm(loop.signatures[0])), (
+            f"{name}: the loop's products may not fuse")
+        if ll.get_host_cpu_features().flatten().find("+fma") >= 0:
+            assert re.search(r"\tvf(n?)m(add|sub)", fresh.inspect_asm(loop.signatures[0])), (
+                f"{name}: the loop fuses nothing")
+
+
 def test_values_that_are_not_valid_are_doubt():
     """The engine checks values only where a filter doubts: NaN, forbidden infinities and a
     zero direction must be doubt, never an answer (and never an exception)."""
