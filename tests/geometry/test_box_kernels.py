@@ -355,6 +355,9 @@ def _bits(result) -> tuple:
 
 @pytest.mark.parametrize("name", ["triangle_aabb", "segment_obb", "triangle_obb", "ray_obb"])
 def test_compiled_filters_are_bit_identical_to_interpreted(name):
+    """Each filter compiled plainly, as the ray queries' loops are, gives the interpreted
+    filter's bits, doubt flags included. (The loops of the exact-answer queries also fuse
+    products and sums, which may move doubts but no answer: the next test.)"""
     numba = pytest.importorskip("numba")
     if name == "triangle_aabb":
         kernel, cases = triangle_box._filter, triangle_aabb_cases()
