@@ -481,6 +481,9 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
         # the ray has a large spread, which these would give every plane)
         first = _larger(_larger(n0, n1), n2)  # the largest near t, the smallest far t
         last = _smaller(_smaller(f0, f1), f2)
+        # (base and per_t as _slab_bounds forms them, from the largest scale and w_rel: with one
+        # frame those are constants of the loop, and taking the largest of the three axes'
+        # base instead, which gives the same bits, ran 3-4 % longer at 10^6 boxes)
         base = err_u * _larger(_larger(s0, s1), s2) * (1.0 + 2.0**-17) + RAY_UNDERFLOW_SLACK
         per_t = (_larger(_larger(wr0, wr1), wr2) * (1.0 + 2.0**-17)
                  + RAY_QUOTIENT_BOUND * FILTER_UNIT)
