@@ -180,6 +180,29 @@ def test_two_product_compiled_equals_python():
     np.testing.assert_array_equal(e, py[:, 1])
 
 
+def _as_one_item_and_exact(answers, origin, direction, center, frame, half, *,
+                           exact_if_representable: bool) -> np.ndarray:
+    """The ray's batched ``answers`` against the boxes: every box's is, bit for bit, that of one
+    box at a time, and the exact reference's (t within 2 ulps of the output dtype). The hits."""
+    from .exact_reference import intersect_ray_obb, t_close
+
+    hit, t_enter, t_exit = answers
+    assert t_enter.dtype == np.asarray(center).dtype
+    rows = np.asarray(frame, dtype=float).tolist()
+    for k in range(len(center)):
+        want = intersect_ray_obb(np.asarray(origin, dtype=float).tolist(),
+                                 np.asarray(direction, dtype=float).tolist(),
+                                 np.asarray(center[k], dtype=float).tolist(), rows,
+                                 np.asarray(half[k], dtype=float).tolist())
+        one = geometry.intersect_ray_obb(origin, direction, center[k], frame, half[k])
+        assert (hit[k], t_enter[k], t_exit[k]) == one, f"box {k}: batched and one item differ"
+        assert hit[k] == want.hit, f"box {k}: hit {hit[k]}, expected {want.hit}"
+        for got, w in ((t_enter[k], want.t_enter), (t_exit[k], want.t_exit)):
+            assert t_close(float(got), w, exact_if_representable=exact_if_representable,
+                           dtype=t_enter.dtype.type), (k, got, w)
+    return hit
+
+
 @pytest.mark.parametrize("axes", ["identity", "permuted"])
 @pytest.mark.parametrize("direction", [(1.0, 1.0, 1.0), (1.0, -1.0, 0.0), (2.0, 1.0, 0.0)])
 def test_rays_by_box_edges_are_settled_by_the_loops_second_pass(monkeypatch, axes, direction):
@@ -189,8 +212,6 @@ def test_rays_by_box_edges_are_settled_by_the_loops_second_pass(monkeypatch, axe
     doubts too (a ray that touches a box only along an edge) reach the exact pass, and the
     answers are the exact reference's, and bit for bit those of one box at a time."""
     from geometry import obb
-
-    from .exact_reference import intersect_ray_obb, t_close
 
     g = np.arange(-3.0, 4.0)
     center = np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
@@ -206,16 +227,10 @@ def test_rays_by_box_edges_are_settled_by_the_loops_second_pass(monkeypatch, axe
     exact = obb._RAY.exact
     calls = []
     monkeypatch.setattr(obb._RAY, "exact", lambda *args: calls.append(args) or exact(*args))
-    hit, t_enter, t_exit = geometry.intersect_ray_obb(origin, direction, center, frame, half)
+    answers = geometry.intersect_ray_obb(origin, direction, center, frame, half)
     assert len(calls) == doubts(False), "the second pass should settle what one item settles"
-    rows = [list(r) for r in frame]
-    for k in range(len(center)):
-        want = intersect_ray_obb(origin, direction, center[k], rows, half[k])
-        one = geometry.intersect_ray_obb(origin, direction, center[k], frame, half[k])
-        assert (hit[k], t_enter[k], t_exit[k]) == one, f"box {k}: batched and one item differ"
-        assert hit[k] == want.hit, f"box {k}: hit {hit[k]}, expected {want.hit}"
-        for got, w in ((t_enter[k], want.t_enter), (t_exit[k], want.t_exit)):
-            assert t_close(float(got), w, exact_if_representable=True), (k, got, w)
+    hit = _as_one_item_and_exact(answers, origin, direction, center, frame, half,
+                                 exact_if_representable=True)
     assert hit.sum() >= 7
 
 
@@ -228,8 +243,6 @@ def test_float32_rays_nearly_across_an_axis_are_settled_by_the_loops_second_pass
     box reaches the exact pass, and the answers are the exact reference's, and bit for bit those
     of one box at a time."""
     from geometry import obb
-
-    from .exact_reference import intersect_ray_obb, t_close
 
     rng = np.random.default_rng(11)
     center = rng.random((300, 3)).astype(np.float32)
@@ -249,19 +262,10 @@ def test_float32_rays_nearly_across_an_axis_are_settled_by_the_loops_second_pass
     exact = obb._RAY.exact
     calls = []
     monkeypatch.setattr(obb._RAY, "exact", lambda *args: calls.append(args) or exact(*args))
-    hit, t_enter, t_exit = geometry.intersect_ray_obb(origin, direction, center, frame, half)
+    answers = geometry.intersect_ray_obb(origin, direction, center, frame, half)
     assert not calls, "the second pass should settle every box"
-    assert t_enter.dtype == np.float32
-    rows = [[float(x) for x in r] for r in frame]
-    for k in range(len(center)):
-        want = intersect_ray_obb(origin.tolist(), direction.tolist(), center[k].tolist(), rows,
-                                 half[k].tolist())
-        one = geometry.intersect_ray_obb(origin, direction, center[k], frame, half[k])
-        assert (hit[k], t_enter[k], t_exit[k]) == one, f"box {k}: batched and one item differ"
-        assert hit[k] == want.hit, f"box {k}: hit {hit[k]}, expected {want.hit}"
-        for got, w in ((t_enter[k], want.t_enter), (t_exit[k], want.t_exit)):
-            assert t_close(float(got), w, exact_if_representable=False, dtype=np.float32), (
-                k, got, w)
+    hit = _as_one_item_and_exact(answers, origin, direction, center, frame, half,
+                                 exact_if_representable=False)
     assert hit.sum() >= 10
 
 
