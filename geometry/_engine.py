@@ -42,7 +42,9 @@ and wires them to the engine once::
   that LLVM vectorises the loop (one item in Python may still skip work whose result a select
   discards: :func:`interpreted` is a constant False compiled). ``set_jit(False)`` or
   ``SLABLAB_JIT=0`` runs the very same filter in an interpreted loop instead (bit-identical).
-  Returns one (lead,) array per output, or the caller's ``out`` arrays filled in.
+  Returns one (lead,) array per output, or the caller's ``out`` arrays filled in (arrays of
+  their own: overlapping ones are a ``ValueError``; an input in an output's memory, such as a
+  ``t_min`` that receives ``t_enter``, is copied first, as numpy's ``out=`` does).
 
 Outputs are float32 (``T``) only when every array argument is float32; data are widened to
 float64 before the filter sees them. Exact t values are rounded to nearest float64, and from
@@ -272,6 +274,12 @@ class Query:
             return self._one(flat, tuple(arrays), dtype == np.float32)
         m = math.prod(lead)
         outs = self._outputs(lead, dtype, out)
+        # an input in an output's memory (t_min given as the t_enter to fill, say) is read
+        # after the loop writes there (by the second and the exact pass): such an input is
+        # copied first, so that the answer is the one for the values given, as with numpy's
+        # own out=
+        arrays = [a.copy() if out is not None and any(np.may_share_memory(a, o) for o in outs)
+                  else a for a in arrays]
         flat_outs = [o.reshape(-1) for o in outs]
         doubt = np.empty(m, dtype=np.bool_)
         columns: list[Column] = []
@@ -341,6 +349,10 @@ class Query:
                                  f"got {got}")
             if not o.flags.c_contiguous or not o.flags.writeable:
                 raise ValueError(f"{label} must be C-contiguous and writeable")
+        for j, k in itertools.combinations(range(len(outs)), 2):
+            if np.may_share_memory(outs[j], outs[k]):
+                raise ValueError(f"out[{j}] and out[{k}] overlap: each output needs an array "
+                                 "of its own")
         return outs
 
     def _python_flags(self, t32: bool) -> tuple[bool, ...]:

@@ -145,7 +145,9 @@ def intersect_ray_aabb(
         The parameter range of the ray; ``t_min`` may be ``-inf`` (a line), ``t_max`` ``+inf``.
         A Python float bound is used as given, also against float32 data.
     out : (hit, t_enter, t_exit) ndarrays, optional
-        Written with the results and returned as the RayHit (bool, then the float dtype).
+        Written with the results and returned as the RayHit (bool, then the float dtype);
+        three arrays that do not overlap. One may be the ``t_min`` / ``t_max`` array itself
+        (stepping from hit to hit): the bounds are read as given.
 
     Returns
     -------

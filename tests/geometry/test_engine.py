@@ -194,3 +194,41 @@ def test_interpreted_is_false_only_in_compiled_loops(jit):
         assert query(0.0) == 1.0, "one item runs in Python"
     finally:
         geometry.set_jit(before)
+
+
+@pytest.mark.parametrize("query", ["aabb", "obb"])
+@pytest.mark.parametrize("bound", ["t_min", "t_max"])
+@pytest.mark.parametrize("into", [1, 2])
+def test_ray_bounds_may_be_the_out_arrays_they_are_answered_into(query, bound, into):
+    """``t_min`` or ``t_max`` given as the array that receives ``t_enter`` or ``t_exit`` (as in
+    a loop that steps from hit to hit): the answers are those for the bounds given, though the
+    loop writes that array before the second and the exact pass read the bounds again. The
+    boxes make the float filter doubt: each touches the ray at a corner, or misses it or
+    overlaps it by an ulp there."""
+    k = np.repeat(np.arange(1.0, 9.0), 3)
+    step = np.tile([0.0, 1.0, -1.0], 8)  # y_min on the corner, an ulp above, an ulp below
+    lo = np.stack([k, np.nextafter(k + 1.0, k + 1.0 + step), np.full_like(k, -1.0)], -1)
+    hi = np.stack([k + 1.0, k + 2.0, np.ones_like(k)], -1)
+    given = np.linspace(0.0, 0.5, len(k)) if bound == "t_min" else np.linspace(9.0, 30.0, len(k))
+
+    def call(b, out=None):
+        if query == "aabb":
+            return intersect_ray_aabb([0.0, 0.0, 0.0], [1.0, 1.0, 0.0], lo, hi, out=out,
+                                      **{bound: b})
+        return geometry.intersect_ray_obb([0.0, 0.0, 0.0], [1.0, 1.0, 0.0], (lo + hi) / 2,
+                                          np.eye(3), (hi - lo) / 2, out=out, **{bound: b})
+
+    want = call(given.copy())
+    assert 0 < want.hit.sum() < len(k)
+    b = given.copy()
+    out = [np.empty(len(k), bool), np.empty(len(k)), np.empty(len(k))]
+    out[into] = b
+    got = call(b, out=tuple(out))
+    for name, w, g in zip(("hit", "t_enter", "t_exit"), want, got, strict=True):
+        assert np.array_equal(w, g), f"{name} differs where {bound} is out[{into}]"
+
+
+def test_ray_out_arrays_must_not_overlap():
+    t = np.empty(3)
+    with pytest.raises(ValueError, match=r"out\[1\] and out\[2\] overlap"):
+        intersect_ray_aabb([0.0] * 3, [1.0, 0.0, 0.0], LO, HI, out=(np.empty(3, bool), t, t))
