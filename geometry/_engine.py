@@ -535,8 +535,9 @@ def _python_point(value: Any) -> list[float] | None:
 
 
 def as_float_array(name: str, value: Any) -> np.ndarray:
-    """``value`` as a float32 or float64 array (float input uncopied), refusing integers and
-    extended floats that float64 would round: a ``ValueError`` naming the argument."""
+    """``value`` as a float32 or float64 array in the machine's byte order (native float input
+    uncopied), refusing integers and extended floats that float64 would round: a ``ValueError``
+    naming the argument."""
     try:
         a = np.asarray(value)
     except (TypeError, ValueError) as exc:
@@ -554,6 +555,8 @@ def as_float_array(name: str, value: Any) -> np.ndarray:
         a = a.astype(np.float64)
     elif a.dtype.kind != "f":
         raise ValueError(f"{name} must be an array of numbers, got dtype {a.dtype}")
+    if not a.dtype.isnative:  # big-endian data (from a file, say): the same values, swapped
+        a = a.astype(a.dtype.newbyteorder("="))
     return a
 
 

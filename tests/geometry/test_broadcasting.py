@@ -117,3 +117,40 @@ def test_leading_dimensions_broadcast_like_numpy():
             assert got[i, j] == classify_segment_aabb(
                 starts[i, 0], POINTS["b"][j], BOX_MIN[j], BOX_MAX[j]
             )
+
+
+def _layouts(a):
+    """``a`` as arrays of other memory layouts that hold the same values: big-endian (as read
+    from a file), Fortran order, reversed twice (negative strides) and read-only."""
+    swapped = a.astype(a.dtype.newbyteorder(">"))
+    backwards = a[::-1].copy()[::-1]
+    frozen = a.copy()
+    frozen.flags.writeable = False
+    return {"big-endian": swapped, "fortran": np.asfortranarray(a), "negative strides": backwards,
+            "read-only": frozen}
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("layout", ["big-endian", "fortran", "negative strides", "read-only"])
+def test_every_memory_layout_answers_as_native_arrays(layout, dtype):
+    """Arrays of any byte order and strides are their values: the same answers (and output
+    dtype) as native C-ordered arrays, for each query with every argument in that layout."""
+    center = (BOX_MIN + BOX_MAX) / 2
+    half = (BOX_MAX - BOX_MIN) / 2
+    axes = np.stack([np.eye(3)[list(p)] for p in itertools.permutations(range(3))] + [np.eye(3)])
+    calls = [
+        (classify_segment_aabb, [POINTS["a"], POINTS["b"], BOX_MIN, BOX_MAX]),
+        (intersect_ray_aabb, [POINTS["a"], DIRECTION, BOX_MIN, BOX_MAX]),
+        (triangle_overlaps_aabb, [POINTS["a"], POINTS["b"], POINTS["c"], BOX_MIN, BOX_MAX]),
+        (classify_segment_obb, [POINTS["a"], POINTS["b"], center, axes, half]),
+        (intersect_ray_obb, [POINTS["a"], DIRECTION, center, axes, half]),
+        (triangle_overlaps_obb, [POINTS["a"], POINTS["b"], POINTS["c"], center, axes, half]),
+    ]
+    for func, args in calls:
+        native = [a.astype(dtype) for a in args]
+        want = func(*native)
+        got = func(*[_layouts(a)[layout] for a in native])
+        for w, g in zip(want if isinstance(want, tuple) else (want,),
+                        got if isinstance(got, tuple) else (got,), strict=True):
+            assert g.dtype == w.dtype and np.array_equal(g, w), (
+                f"{func.__name__}, {layout} {np.dtype(dtype)}: {g} against {w}")
