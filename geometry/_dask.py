@@ -55,6 +55,10 @@ def _lazy(func: Callable[..., Any], arguments: dict[str, Any]) -> Any:
     import dask.array as da
     from dask.base import tokenize
 
+    if arguments.get("out") is not None:
+        raise ValueError(f"{func.__name__}: out= takes numpy arrays, and with a dask argument "
+                         "the result is a dask array: leave out out= and write the result where "
+                         "it should go with dask.array.store")
     lead = next(a for a in arguments.values() if isinstance(a, da.Array))
     if lead.ndim == 0:
         raise ValueError(f"{func.__name__}: a dask argument must be split along the items "

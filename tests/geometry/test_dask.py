@@ -114,6 +114,9 @@ def test_shape_errors_are_raised_at_the_call_and_value_errors_at_compute():
         classify_segment_aabb([0, 0, 0], [1, 1, 1], chunked(lo, 50), hi[:99])
     with pytest.raises(ValueError, match=r"start must have shape \(3,\) or \(N, 3\)"):
         classify_segment_aabb([0, 0], [1, 1, 1], chunked(lo, 50), chunked(hi, 50))
+    with pytest.raises(ValueError, match="out= takes numpy arrays"):
+        classify_segment_aabb([0, 0, 0], [1, 1, 1], chunked(lo, 50), chunked(hi, 50),
+                              out=np.empty(100, np.int8))
     hi[70, 1] = np.nan
     lazy = classify_segment_aabb([0, 0, 0], [1, 1, 1], chunked(lo, 50), chunked(hi, 50))
     with pytest.raises(ValueError, match="box_max must be finite"):
