@@ -52,6 +52,13 @@ there to float32 for a float32 output (within one float32 ulp of the exact value
 with ``Query(..., t32=True)`` passes its filter one more argument after the items', ``t32``:
 True when its t outputs are float32, so that a t within ``RAY_T32_RELATIVE`` of the exact value
 is close enough (the compiled loop takes it as a constant, so the code it skips is not there).
+A query made with ``Query(..., case=fn)`` passes one more after those, ``case``: in the compiled
+loop ``fn(columns)`` (the call's argument columns, shared ones as tuples of floats), worked out
+once per call, so that the loop is compiled for either value as a constant; one item and the
+interpreted loop pass False. ``fn`` says that something the filter would work out from the
+loop's constants holds for every item (ray vs OBB: the ray crosses every axis of its one
+frame), and the filter gives the same bits with True as with False where it does: True only
+lets LLVM drop the code for the other case.
 A query made with ``Query(..., second_pass=True)`` passes one more after those, ``first_pass``:
 True in the compiled loop's pass over every item, where the filter may doubt an item that it
 can settle, only not in a straight line (ray vs OBB: two planes that can both be the entry);
@@ -181,7 +188,8 @@ class Query:
 
     def __init__(self, filter: Callable[..., tuple[Any, ...]], exact: Callable[..., Any],
                  args: Sequence[tuple[str, Kind]], outputs: Sequence[str], *,
-                 t32: bool = False, second_pass: bool = False, contract: bool = False) -> None:
+                 t32: bool = False, case: Callable[[Sequence[Column]], bool] | None = None,
+                 second_pass: bool = False, contract: bool = False) -> None:
         self.filter = filter
         self.exact = exact
         self.names = tuple(name for name, _ in args)
@@ -189,6 +197,8 @@ class Query:
         self.outputs = tuple(outputs)
         #: whether the filter takes one more argument, ``t32`` (module docstring)
         self.t32 = t32
+        #: if not None, the filter takes ``case`` after that (module docstring)
+        self.case = case
         #: whether it takes ``first_pass`` after that (module docstring)
         self.second_pass = second_pass
         #: whether its loops may fuse products and sums (module docstring)
@@ -196,9 +206,10 @@ class Query:
         if contract and T in self.outputs:
             raise ValueError("contract=True is for exact answers: a fused t would differ from "
                              "the interpreted filter's")
-        self._loops: dict[tuple[tuple[bool, ...], bool | None],
+        self._loops: dict[tuple[tuple[bool, ...], bool | None, bool | None],
                           tuple[Callable[..., int], Callable[..., int] | None]] = {}
-        self._ran: set[tuple[tuple[bool, ...], type]] = set()  # loops compiled, per dtype
+        # loops compiled, per dtype
+        self._ran: set[tuple[tuple[bool, ...], type, bool | None]] = set()
         self._lock = threading.Lock()
 
     # -- the call -------------------------------------------------------------------------------
@@ -357,8 +368,10 @@ class Query:
 
     def _python_flags(self, t32: bool) -> tuple[bool, ...]:
         """The arguments the filter takes after the items' as Python runs it: ``t32`` if it
-        takes that, and ``first_pass`` False if it takes that (module docstring)."""
-        return ((t32,) if self.t32 else ()) + ((False,) if self.second_pass else ())
+        takes that, ``case`` False and ``first_pass`` False if it takes those (module
+        docstring)."""
+        return (((t32,) if self.t32 else ()) + ((False,) if self.case is not None else ())
+                + ((False,) if self.second_pass else ()))
 
     # -- values ---------------------------------------------------------------------------------
     def _valid(self, flat: list[float]) -> bool:
@@ -400,18 +413,19 @@ class Query:
         """The compiled loop over every item, and its second pass if the filter has one and the
         first doubted any items; returns the number of doubtful items."""
         singles = tuple(isinstance(c, tuple) for c in columns)
-        loop, second = self._loop(singles, dtype == np.float32 if self.t32 else None)
-        count = self._first_pass(loop, singles, columns, outs, doubt, dtype)
+        case = None if self.case is None else self.case(columns)
+        loop, second = self._loop(singles, dtype == np.float32 if self.t32 else None, case)
+        count = self._first_pass(loop, (singles, dtype, case), columns, outs, doubt)
         if count and second is not None:
             count = int(second(*_loop_args(columns), *outs, doubt, np.flatnonzero(doubt)))
         return count
 
-    def _first_pass(self, loop: Callable[..., int], singles: tuple[bool, ...],
-                    columns: list[Column], outs: list[np.ndarray], doubt: np.ndarray,
-                    dtype: type) -> int:
-        """The loop over every item, in shares on threads where it pays."""
+    def _first_pass(self, loop: Callable[..., int],
+                    key: tuple[tuple[bool, ...], type, bool | None], columns: list[Column],
+                    outs: list[np.ndarray], doubt: np.ndarray) -> int:
+        """The loop over every item, in shares on threads where it pays (``key``: the loop's
+        pattern, dtype and case, to know its first call)."""
         m = doubt.shape[0]
-        key = (singles, dtype)
         if key not in self._ran:  # the first call compiles: run it whole, here
             count = int(loop(*_loop_args(columns), *outs, doubt))
             self._ran.add(key)
@@ -434,16 +448,16 @@ class Query:
                          *[o[:cuts[1]] for o in outs], doubt[:cuts[1]]))
         return count + sum(int(share.result()) for share in shares)
 
-    def _loop(self, singles: tuple[bool, ...], t32: bool | None
+    def _loop(self, singles: tuple[bool, ...], t32: bool | None, case: bool | None
               ) -> tuple[Callable[..., int], Callable[..., int] | None]:
-        key = (singles, t32)
+        key = (singles, t32, case)
         loop = self._loops.get(key)
         if loop is None:
             with self._lock:
                 loop = self._loops.get(key)
                 if loop is None:
                     loop = self._loops[key] = _compile(self.filter, self.kinds, singles,
-                                                       len(self.outputs), t32,
+                                                       len(self.outputs), t32, case,
                                                        self.second_pass, self.contract)
         return loop
 
@@ -808,13 +822,13 @@ def _aligned_frame() -> Any:
 
 
 def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
-             singles: tuple[bool, ...], n_out: int, t32: bool | None,
+             singles: tuple[bool, ...], n_out: int, t32: bool | None, case: bool | None,
              second_pass: bool, contract: bool
              ) -> tuple[Callable[..., int], Callable[..., int] | None]:
     """A numba loop of ``filter`` over items, for one pattern of shared / per-item arguments
-    (and for a filter that takes ``t32``, one value of it, a constant LLVM folds), with the
-    filter's second pass over the items it doubted if it has one, with products and sums fused
-    where ``contract`` (module docstring).
+    (and for a filter that takes ``t32`` or ``case``, one value of each, constants LLVM folds),
+    with the filter's second pass over the items it doubted if it has one, with products and
+    sums fused where ``contract`` (module docstring).
 
     The source is generated (one parameter per shared scalar, one flat array per per-item
     argument, indexed with its constant width so that LLVM sees interleaved loads; per-item axes
@@ -862,9 +876,10 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
         transpose += [f"            t{k}_{c}[q] = float64(a{k}[uint64(9) * start + uint64(3) * q "
                       f"+ uint64({c})])" for c in range(3)]
         loads += [f"t{k}_{c}[uint64(3) * j + uint64({row})]" for row in range(3) for c in range(3)]
-    if t32 is not None:
-        loads.append(repr(t32))
-        items.append(repr(t32))
+    for flag in (t32, case):
+        if flag is not None:
+            loads.append(repr(flag))
+            items.append(repr(flag))
     if second_pass:
         loads.append("True")
         items.append("False")
@@ -882,7 +897,8 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     digest = hashlib.sha1(("".join(sources) + repr(sorted(constants.items())))
                           .encode()).hexdigest()[:12]
     pattern = ("".join("s" if s else "a" for s in singles)
-               + {None: "", False: "_t64", True: "_t32"}[t32] + ("_fma" if contract else ""))
+               + {None: "", False: "_t64", True: "_t32"}[t32]
+               + {None: "", False: "_any", True: "_case"}[case] + ("_fma" if contract else ""))
     module = filter.__module__.rsplit(".", 1)[-1]
     name = f"_loop_{module}_{pattern}_{digest}"
     if blocked:

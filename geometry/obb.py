@@ -260,8 +260,58 @@ def _dot_dd(a0: float, a1: float, a2: float, x0: float, x1: float, x2: float
 
 
 @jitable
+def _direction_error(dx: float, dy: float, dz: float) -> tuple[float, float]:
+    """``(size_d, err_w)``: a bound on ``|d|_1`` (and on every ``|a . d|`` for a unit axis
+    ``a``), and on the error of the float dot product ``a . d`` (OBB_FRAME_BOUND)."""
+    # the dot products with a row of the axes err by multiples of sum_j |a_j d_j|, and
+    # |a_j| <= 1 + 2**-20 (axes_doubt): bounded by the 1-norm
+    size_d = (abs(dx) + abs(dy) + abs(dz)) * (1.0 + 2.0**-19)
+    return size_d, OBB_FRAME_BOUND * FILTER_UNIT * size_d + RAY_UNDERFLOW_SLACK
+
+
+@jitable
+def _slab_direction(a0: float, a1: float, a2: float, dx: float, dy: float, dz: float,
+                    err_w: float) -> tuple[float, float, float, float, bool, bool]:
+    """``(w, inv_w, scale, w_rel, moving, sure)`` of the direction ``d`` along the axis ``a``:
+    ``w = a . d`` as a float (within ``err_w`` of W), ``inv_w = 1 / w`` (1 where ``|w|`` is
+    below RAY_W_MIN), ``scale = |inv_w|``, ``w_rel >= |W - w| / |w|``; ``moving`` unless every
+    product in W has a zero factor (then W = 0 exactly: the ray is parallel to the slab),
+    ``sure`` when W's sign and size are: ``|w| >= RAY_W_MIN`` and ``w_rel <= 2**-20``."""
+    w = a0 * dx + a1 * dy + a2 * dz
+    moving = ((a0 != 0.0) & (dx != 0.0)) | ((a1 != 0.0) & (dy != 0.0)) | ((a2 != 0.0)
+                                                                       & (dz != 0.0))
+    steep = abs(w) >= RAY_W_MIN
+    inv_w = 1.0 / (w if steep else 1.0)
+    aw = abs(inv_w)
+    w_rel = err_w * aw * (1.0 + 2.0**-40)  # >= |W - w| / |w|
+    return w, inv_w, aw, w_rel, moving, steep & (w_rel <= 2.0**-20)
+
+
+def _crosses_every_axis(dx: float, dy: float, dz: float, a00: float, a01: float, a02: float,
+                        a10: float, a11: float, a12: float, a20: float, a21: float, a22: float
+                        ) -> bool:
+    """Whether the direction is ``moving`` and ``sure`` (:func:`_slab_direction`) along every
+    axis of the frame: the ``crossed`` of :func:`_ray_filter`, as the engine works it out once
+    for a call with one direction and one frame."""
+    err_w = _direction_error(dx, dy, dz)[1]
+    for a0, a1, a2 in ((a00, a01, a02), (a10, a11, a12), (a20, a21, a22)):
+        _, _, _, _, moving, sure = _slab_direction(a0, a1, a2, dx, dy, dz, err_w)
+        if not (moving and sure):
+            return False
+    return True
+
+
+def _ray_case(columns: Sequence[Any]) -> bool:
+    """The engine's ``case`` for ray vs OBB: the direction and the frame are each one for the
+    whole call (the loop's constants), and the ray surely crosses every axis of the frame."""
+    direction, axes = columns[1], columns[3]
+    return (isinstance(direction, tuple) and isinstance(axes, tuple)
+            and _crosses_every_axis(*direction, *axes))
+
+
+@jitable
 def _slab_bounds(a0: float, a1: float, a2: float, h: float, tx: float, ty: float, tz: float,
-                 dx: float, dy: float, dz: float, err_u: float, err_w: float
+                 dx: float, dy: float, dz: float, err_u: float, err_w: float, crossed: bool
                  ) -> tuple[float, float, float, float, float, float, bool, float, float, bool]:
     """One axis of the box: the slab ``|U + t W| <= h`` that the ray ``o + t d`` crosses, with
     ``U = a . (o - center)`` and ``W = a . d``. ``(near, near_lo, near_hi, far, far_lo, far_hi,
@@ -275,16 +325,12 @@ def _slab_bounds(a0: float, a1: float, a2: float, h: float, tx: float, ty: float
     Parallel to the slab (every product in W has a zero factor, so W = 0 exactly):
     no constraint (near ``-inf``, far ``inf``) when surely inside it, ``outside`` when surely
     not. Where W is below RAY_W_MIN or its sign uncertain, or parallel and neither,
-    ``-inf, inf`` both and ``open``: the bounds decide no hit."""
+    ``-inf, inf`` both and ``open``: the bounds decide no hit. ``crossed``: the caller knows
+    the direction moving and sure along this axis (:func:`_ray_filter`)."""
     u = a0 * tx + a1 * ty + a2 * tz
-    w = a0 * dx + a1 * dy + a2 * dz
-    moving = ((a0 != 0.0) & (dx != 0.0)) | ((a1 != 0.0) & (dy != 0.0)) | ((a2 != 0.0)
-                                                                       & (dz != 0.0))
-    steep = abs(w) >= RAY_W_MIN
-    inv_w = 1.0 / (w if steep else 1.0)
-    aw = abs(inv_w)
-    w_rel = err_w * aw * (1.0 + 2.0**-40)  # >= |W - w| / |w|
-    sure = steep & (w_rel <= 2.0**-20)
+    w, inv_w, aw, w_rel, moving, sure = _slab_direction(a0, a1, a2, dx, dy, dz, err_w)
+    moving = moving | crossed
+    sure = sure | crossed
     b = h if w > 0.0 else -h
     near = (-b - u) * inv_w
     far = (b - u) * inv_w
@@ -430,7 +476,7 @@ def _axis_ts(t_enter: float, t_exit: float, ok: bool, need_near: bool, need_far:
 def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, cx: float,
                 cy: float, cz: float, a00: float, a01: float, a02: float, a10: float, a11: float,
                 a12: float, a20: float, a21: float, a22: float, h0: float, h1: float, h2: float,
-                t_min: float, t_max: float, t32: bool, first_pass: bool
+                t_min: float, t_max: float, t32: bool, crossed: bool, first_pass: bool
                 ) -> tuple[bool, float, float, bool]:
     """``(hit, t_enter, t_exit, doubt)``: the ray against the OBB by slabs in the box's centred
     frame.
@@ -448,28 +494,29 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
     three axes, and leaves what these do not settle to the planes' own bounds. A value that
     is not valid (not finite, a zero direction, a NaN bound, ``t_min = +inf`` or
     ``t_max = -inf``, axes that are not orthonormal) is doubt: the ray's and the frame's in
-    ``bad``, the box's (a NaN or infinite center or half size) by ``fine``."""
+    ``bad``, the box's (a NaN or infinite center or half size) by ``fine``. ``crossed``: the
+    caller knows that the direction crosses every axis of the frame (:func:`_crosses_every_axis`,
+    the engine's ``case`` for one direction and one frame, a constant of its loop, which then
+    leaves out the parallel and unsure slabs' tests); the same bits as without it."""
     total = ox + oy + oz + dx + dy + dz
     bad = ((not ((total - total == 0.0) & ((dx != 0.0) | (dy != 0.0) | (dz != 0.0))
                  & (t_min < _INF) & (t_max > -_INF)))
            | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22))
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0) & (t_min <= t_max))
     tx, ty, tz = _two_sum(ox, -cx), _two_sum(oy, -cy), _two_sum(oz, -cz)
-    # the dot products with a row of the axes err by multiples of sum_j |a_j x_j|, and
-    # |a_j| <= 1 + 2**-20 (axes_doubt): bounded by the 1-norms
+    # as for the direction (_direction_error): bounded by the 1-norm
     size_t = (abs(tx[0]) + abs(ty[0]) + abs(tz[0])) * (1.0 + 2.0**-19)
-    size_d = (abs(dx) + abs(dy) + abs(dz)) * (1.0 + 2.0**-19)
+    size_d, err_w = _direction_error(dx, dy, dz)
     err_u = OBB_FRAME_BOUND * FILTER_UNIT * size_t + RAY_UNDERFLOW_SLACK
-    err_w = OBB_FRAME_BOUND * FILTER_UNIT * size_d + RAY_UNDERFLOW_SLACK
     fine = ((size_t <= FILTER_SCALE_MAX) & (size_d <= FILTER_SCALE_MAX)
             & (abs(h0) <= FILTER_SCALE_MAX) & (abs(h1) <= FILTER_SCALE_MAX)
             & (abs(h2) <= FILTER_SCALE_MAX))  # False for a NaN
     n0, nl0, nh0, f0, fl0, fh0, out0, s0, wr0, open0 = _slab_bounds(
-        a00, a01, a02, h0, tx[0], ty[0], tz[0], dx, dy, dz, err_u, err_w)
+        a00, a01, a02, h0, tx[0], ty[0], tz[0], dx, dy, dz, err_u, err_w, crossed)
     n1, nl1, nh1, f1, fl1, fh1, out1, s1, wr1, open1 = _slab_bounds(
-        a10, a11, a12, h1, tx[0], ty[0], tz[0], dx, dy, dz, err_u, err_w)
+        a10, a11, a12, h1, tx[0], ty[0], tz[0], dx, dy, dz, err_u, err_w, crossed)
     n2, nl2, nh2, f2, fl2, fh2, out2, s2, wr2, open2 = _slab_bounds(
-        a20, a21, a22, h2, tx[0], ty[0], tz[0], dx, dy, dz, err_u, err_w)
+        a20, a21, a22, h2, tx[0], ty[0], tz[0], dx, dy, dz, err_u, err_w, crossed)
     if t32 & first_pass:
         # float32 t need no plane but the entry's and the exit's: their bounds, with each
         # spread's terms the largest of the three axes' and 2**-20 more, hold the exact entry
@@ -661,7 +708,7 @@ _SEGMENT = Query(_segment_filter, _segment_exact,
 _RAY = Query(_ray_filter, _ray_exact,
              args=[("origin", POINT), ("direction", DIRECTION), *_BOX, ("t_min", T_MIN),
                    ("t_max", T_MAX)],
-             outputs=[BOOL, T, T], t32=True, second_pass=True)
+             outputs=[BOOL, T, T], t32=True, case=_ray_case, second_pass=True)
 _TRIANGLE = Query(_triangle_filter, _triangle_exact,
                   args=[("v0", POINT), ("v1", POINT), ("v2", POINT), *_BOX], outputs=[BOOL],
                   contract=True)

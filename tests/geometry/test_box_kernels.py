@@ -160,15 +160,26 @@ def _check_ray(args, got, exact, want, t32: bool = False) -> None:
 
 
 def _ray_filter(args, t32: bool) -> tuple:
-    """The ray vs OBB filter as one item runs it (``first_pass`` False), checked against the
-    compiled loop's first pass: that may doubt more (two planes that can be the entry or the
-    exit; for float32 t, one spread for every plane), and where it does not, it gives the same
-    bits."""
-    got = obb._ray_filter(*args, t32, False)
-    first = obb._ray_filter(*args, t32, True)
+    """The ray vs OBB filter as one item runs it (``crossed`` and ``first_pass`` False),
+    checked against the compiled loop's first pass: that may doubt more (two planes that can be
+    the entry or the exit; for float32 t, one spread for every plane), and where it does not, it
+    gives the same bits. Where the ray crosses every axis of the frame (the engine's case for
+    one direction and one frame), ``crossed`` True gives the same bits in either pass."""
+    got = obb._ray_filter(*args, t32, False, False)
+    first = obb._ray_filter(*args, t32, False, True)
     if not first[3]:
         assert _bits(first) == _bits(got), f"{args}: first pass {first}, second {got}"
+    if _crossed(args):
+        for first_pass, want in ((False, got), (True, first)):
+            crossed = obb._ray_filter(*args, t32, True, first_pass)
+            assert _bits(crossed) == _bits(want), (
+                f"{args}: crossed {crossed}, not {want} (first pass {first_pass})")
     return got
+
+
+def _crossed(args) -> bool:
+    """Whether the ray of ``args`` crosses every axis of its frame (the filter's ``crossed``)."""
+    return obb._crosses_every_axis(*args[3:6], *args[9:18])
 
 
 def ray_cases():
@@ -369,8 +380,8 @@ def test_compiled_filters_are_bit_identical_to_interpreted(name):
         cases = [(*p[0], *p[1], *p[2], *c, *a, *h) for p, c, a, h in obb_cases()]
     else:
         kernel = obb._ray_filter
-        cases = [(*args, t32, first) for args in ray_cases() for t32 in (False, True)
-                 for first in (False, True)]
+        cases = [(*args, t32, crossed, first) for args in ray_cases() for t32 in (False, True)
+                 for crossed in {False, _crossed(args)} for first in (False, True)]
     _engine._register_jitables()  # the helpers the filters call, as the engine's loops see them
     compiled = numba.njit(kernel)
     for args in cases:

@@ -83,6 +83,27 @@ def test_one_frame_for_all_boxes_equals_it_repeated(query, dtype):
     assert_same(QUERIES[query](lo, hi, c, frame, h), QUERIES[query](lo, hi, c, repeated, h))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_ray_across_every_axis_of_one_frame_runs_the_loop_compiled_for_that(monkeypatch,
+                                                                             dtype):
+    """One direction and one frame: the engine works out once whether the ray crosses every
+    axis of the frame (the filter's ``crossed``) and runs the loop compiled with that as a
+    constant, True for a rotated frame, False for one with an axis the ray is parallel to; the
+    answers are those of the frame repeated per box, whose loop works it out per box."""
+    from geometry import obb
+
+    lo, hi, c, axes, h = scene(4000, dtype)
+    real = obb._RAY._loop
+    cases = []
+    monkeypatch.setattr(obb._RAY, "_loop",
+                        lambda singles, t32, case: cases.append(case) or real(singles, t32, case))
+    for frame in (axes[7], np.eye(3, dtype=dtype)):
+        repeated = np.ascontiguousarray(np.broadcast_to(frame, axes.shape))
+        assert_same(QUERIES["ray_obb"](lo, hi, c, frame, h),
+                    QUERIES["ray_obb"](lo, hi, c, repeated, h))
+    assert cases == [True, False, False, False], cases
+
+
 def test_shared_box_against_many_segments():
     """A shared argument after per-item ones (one box, many segments) answers as if repeated."""
     rng = np.random.default_rng(5)
@@ -220,8 +241,10 @@ def test_rays_by_box_edges_are_settled_by_the_loops_second_pass(monkeypatch, axe
     origin = (-5.5, 5.5 if direction[1] < 0 else -5.5, -5.5 if direction[2] else 0.25)
 
     def doubts(first_pass: bool) -> int:
+        crossed = first_pass and obb._crosses_every_axis(*direction, *frame.ravel())
         return sum(obb._ray_filter(*origin, *direction, *c, *frame.ravel(), *h, 0.0, math.inf,
-                                   False, first_pass)[3] for c, h in zip(center, half, strict=True))
+                                   False, crossed, first_pass)[3]
+                   for c, h in zip(center, half, strict=True))
 
     assert doubts(True) >= doubts(False) + 5, "the first pass should doubt boxes met by an edge"
     exact = obb._RAY.exact
@@ -252,9 +275,11 @@ def test_float32_rays_nearly_across_an_axis_are_settled_by_the_loops_second_pass
     direction = np.array([1.0, tiny, 0.3], np.float32)
 
     def doubts(first_pass: bool) -> int:
+        crossed = first_pass and obb._crosses_every_axis(*map(float, direction),
+                                                         *map(float, frame.ravel()))
         return sum(obb._ray_filter(*map(float, origin), *map(float, direction), *map(float, c),
                                    *map(float, frame.ravel()), *map(float, h), 0.0, math.inf,
-                                   True, first_pass)[3]
+                                   True, crossed, first_pass)[3]
                    for c, h in zip(center, half, strict=True))
 
     assert doubts(False) == 0
