@@ -154,6 +154,8 @@ def set_jit(enabled: bool) -> None:
     """Run batches in compiled loops (``True``, the default) or in the interpreter (``False``,
     also ``SLABLAB_JIT=0``). Both run the same filter: answers never change, only speed."""
     global _jit
+    if not isinstance(enabled, (bool, np.bool_)):
+        raise ValueError(f"enabled must be True or False, got {enabled!r}")
     _jit = bool(enabled)
 
 
@@ -173,8 +175,8 @@ def set_num_threads(n: int) -> None:
     shrinks (its threads wait idle), so going back to more threads costs no new ones. Results
     never change."""
     global _threads
-    if int(n) < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a whole number of threads, at least 1, got {n!r}")
     _threads = int(n)
 
 

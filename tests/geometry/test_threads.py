@@ -90,3 +90,21 @@ def test_the_default_is_every_cpu_the_process_may_use():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out[0] == out[1], f"default threads {out[0]}, usable CPUs {out[1]}"
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, "2", True, None])
+def test_a_thread_count_that_is_not_a_whole_number_from_one_up_is_refused(bad):
+    before = geometry.get_num_threads()
+    with pytest.raises(ValueError, match="n must be a whole number of threads, at least 1"):
+        geometry.set_num_threads(bad)
+    assert geometry.get_num_threads() == before, "a refused count changes nothing"
+    geometry.set_num_threads(np.int64(before))
+    assert geometry.get_num_threads() == before and type(geometry.get_num_threads()) is int
+
+
+@pytest.mark.parametrize("bad", ["no", 0, 1, None])
+def test_set_jit_takes_true_or_false(bad):
+    before = geometry.get_jit()
+    with pytest.raises(ValueError, match="enabled must be True or False"):
+        geometry.set_jit(bad)
+    assert geometry.get_jit() == before
