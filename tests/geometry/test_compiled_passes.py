@@ -104,6 +104,28 @@ def test_a_ray_across_every_axis_of_one_frame_runs_the_loop_compiled_for_that(mo
     assert cases == [True, False, False, False], cases
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_one_ray_with_no_zero_component_runs_the_aabb_loop_compiled_for_that(monkeypatch,
+                                                                             dtype):
+    """One ray against many boxes: the engine works out once whether its direction has no zero
+    component (the filter's ``crossing``) and runs the loop compiled with that as a constant;
+    the answers are those of the ray repeated per box, whose loop works it out per box."""
+    from geometry import ray_box
+
+    lo, hi = scene(4000, dtype)[:2]
+    real = ray_box._QUERY._loop
+    cases = []
+    monkeypatch.setattr(ray_box._QUERY, "_loop",
+                        lambda singles, t32, case: cases.append(case) or real(singles, t32, case))
+    for direction in ([4.0, 1.0, -0.5], [4.0, 1.0, 0.0]):
+        origin = np.asarray(RAY[0], dtype)
+        direction = np.asarray(direction, dtype)
+        many = [np.ascontiguousarray(np.broadcast_to(p, lo.shape)) for p in (origin, direction)]
+        assert_same(geometry.intersect_ray_aabb(origin, direction, lo, hi, 0.25, 0.75),
+                    geometry.intersect_ray_aabb(*many, lo, hi, 0.25, 0.75))
+    assert cases == [True, False, False, False], cases
+
+
 def test_shared_box_against_many_segments():
     """A shared argument after per-item ones (one box, many segments) answers as if repeated."""
     rng = np.random.default_rng(5)

@@ -36,7 +36,11 @@ def check_ray(case, t_min, t_max) -> bool:
     args = flat(*case) + [float(t_min), float(t_max)]
     hit, t_enter, t_exit = ray_box._exact(*args)
     assert (hit, t_enter, t_exit) == tuple(want), f"{case} [{t_min}, {t_max}]: _exact"
-    f_hit, f_enter, f_exit, doubt = ray_box._filter(*args)
+    f_hit, f_enter, f_exit, doubt = ray_box._filter(*args, False)
+    if all(args[3:6]):  # no zero component: the loop's case (crossing) gives the same bits
+        crossing = ray_box._filter(*args, True)
+        assert repr(crossing) == repr((f_hit, f_enter, f_exit, doubt)), (
+            f"{case} [{t_min}, {t_max}]: crossing {crossing}")
     if not doubt:
         assert f_hit == want.hit, f"{case} [{t_min}, {t_max}]: the filter is sure of {f_hit}"
         for got, exact in ((f_enter, want.t_enter), (f_exit, want.t_exit)):
