@@ -2,7 +2,8 @@
 
 A value holds validated float arrays, each a private read-only copy, under ``_<field>``
 slots; it cannot be changed after construction (methods return new values), compares and hashes
-by its fields' values, and prints as its constructor call.
+by its fields' values, prints as its constructor call, pickles as that call (for processes and
+dask workers), and is its own copy.
 """
 
 from __future__ import annotations
@@ -32,6 +33,15 @@ class Value:
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __reduce__(self) -> tuple[type, tuple[np.ndarray, ...]]:
+        return type(self), self._values()  # rebuilt (and checked) by the constructor
+
+    def __copy__(self) -> Value:
+        return self  # immutable: a copy is the value itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Value:
+        return self
 
     def _values(self) -> tuple[np.ndarray, ...]:
         return tuple(getattr(self, "_" + f) for f in self._fields)

@@ -162,6 +162,27 @@ def test_every_value_type_is_immutable_and_compares_by_value():
         assert twin == value and hash(twin) == hash(value), f"{name}: equal by value, {value!r}"
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_values_pickle_and_copy(dtype):
+    """Values cross process boundaries (multiprocessing, dask workers) and copy: equal, with
+    the same dtypes, and still read-only; a copy of an immutable value is the value itself."""
+    import copy
+    import pickle
+
+    f = np.dtype(dtype).type
+    values = [AABB(f([0.0] * 3), f([1.0] * 3)), AABB.empty(),
+              OBB(f([0.0] * 3), np.eye(3, dtype=dtype), f([1.0, 2.0, 0.0])),
+              Segment(f([0.0] * 3), f([1.0] * 3)), Ray(f([0.0] * 3), f([1.0, 0.0, 0.0]), 0.5),
+              Ray(np.zeros((2, 3), dtype), f([0.0, 0.0, -1.0]), t_max=np.array([1.0, 2.0])),
+              Triangle(f([0.0] * 3), f([1.0, 0.0, 0.0]), f([0.0, 1.0, 0.0]))]
+    for value in values:
+        back = pickle.loads(pickle.dumps(value))
+        assert type(back) is type(value) and back == value, f"{value!r} pickled: {back!r}"
+        for a, b in zip(back._values(), value._values(), strict=True):
+            assert a.dtype == b.dtype and not a.flags.writeable
+        assert copy.copy(value) is value and copy.deepcopy(value) is value
+
+
 def test_values_refuse_integers_float64_would_round():
     with pytest.raises(ValueError, match="start"):
         Segment([2**53 + 1, 0, 0], [0, 0, 0])
