@@ -150,6 +150,18 @@ _pool: ThreadPoolExecutor | None = None
 _pool_workers = 0  # the threads _pool may run
 
 
+def _forget_pool() -> None:
+    """In a forked child (multiprocessing's fork, a preforking server): the parent's pool
+    threads do not exist there, and a share handed to that pool would wait for ever; the
+    child's next large batch makes a pool of its own."""
+    global _pool, _pool_workers
+    _pool, _pool_workers = None, 0
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
 def set_jit(enabled: bool) -> None:
     """Run batches in compiled loops (``True``, the default) or in the interpreter (``False``,
     also ``SLABLAB_JIT=0``). Both run the same filter: answers never change, only speed."""

@@ -108,3 +108,28 @@ def test_set_jit_takes_true_or_false(bad):
     with pytest.raises(ValueError, match="enabled must be True or False"):
         geometry.set_jit(bad)
     assert geometry.get_jit() == before
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_a_forked_child_runs_large_batches_with_a_pool_of_its_own():
+    """After the pool exists, a forked child (multiprocessing's fork, a preforking server) has
+    none of its threads: its large batches make their own pool instead of handing a share to
+    threads that are not there and waiting for ever (checked in a fresh interpreter)."""
+    code = f"""
+import os, signal, numpy as np, geometry
+from geometry import _engine
+geometry.set_num_threads(2)
+lo = np.random.default_rng(0).random((2 * {_engine._PARALLEL_MIN} + 5, 3)); hi = lo + 0.01
+for _ in range(2):  # the first call compiles and runs whole; the second shares it out
+    want = geometry.classify_segment_aabb([0, 0, 0], [1, 1, 1], lo, hi)
+assert _engine._pool is not None
+pid = os.fork()
+if pid == 0:
+    signal.alarm(60)  # a child that hangs ends (and fails the test) all the same
+    got = geometry.classify_segment_aabb([0, 0, 0], [1, 1, 1], lo, hi)
+    os._exit(0 if np.array_equal(got, want) and _engine._pool_workers == 1 else 3)
+print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.stdout.split() == ["0"], (out.stdout, out.stderr[-2000:])
