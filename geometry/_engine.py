@@ -83,6 +83,7 @@ import math
 import numbers
 import os
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
@@ -150,16 +151,22 @@ _pool: ThreadPoolExecutor | None = None
 _pool_workers = 0  # the threads _pool may run
 
 
-def _forget_pool() -> None:
-    """In a forked child (multiprocessing's fork, a preforking server): the parent's pool
-    threads do not exist there, and a share handed to that pool would wait for ever; the
-    child's next large batch makes a pool of its own."""
+_queries: weakref.WeakSet[Query] = weakref.WeakSet()  # every Query, for _after_fork
+
+
+def _after_fork() -> None:
+    """In a forked child (multiprocessing's fork, a preforking server) only the forking thread
+    runs: the parent's pool threads do not exist there, and a share handed to that pool would
+    wait for ever, so the child's next large batch makes a pool of its own; and a query's
+    lock that another thread held (compiling a loop) would never be released, so each is new."""
     global _pool, _pool_workers
     _pool, _pool_workers = None, 0
+    for query in _queries:
+        query._lock = threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):  # POSIX
-    os.register_at_fork(after_in_child=_forget_pool)
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 def set_jit(enabled: bool) -> None:
@@ -225,6 +232,7 @@ class Query:
         # loops compiled, per dtype
         self._ran: set[tuple[tuple[bool, ...], type, bool | None]] = set()
         self._lock = threading.Lock()
+        _queries.add(self)
 
     # -- the call -------------------------------------------------------------------------------
     def __call__(self, *values: Any, out: Any = None) -> Any:

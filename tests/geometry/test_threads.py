@@ -114,20 +114,32 @@ def test_set_jit_takes_true_or_false(bad):
 def test_a_forked_child_runs_large_batches_with_a_pool_of_its_own():
     """After the pool exists, a forked child (multiprocessing's fork, a preforking server) has
     none of its threads: its large batches make their own pool instead of handing a share to
-    threads that are not there and waiting for ever (checked in a fresh interpreter)."""
+    threads that are not there and waiting for ever; and a query's lock that another thread
+    held at the fork (compiling a loop) is new in the child, which compiles a loop of its own
+    (checked in a fresh interpreter)."""
     code = f"""
-import os, signal, numpy as np, geometry
-from geometry import _engine
+import os, signal, threading, time, numpy as np, geometry
+from geometry import _engine, segment_box
 geometry.set_num_threads(2)
 lo = np.random.default_rng(0).random((2 * {_engine._PARALLEL_MIN} + 5, 3)); hi = lo + 0.01
 for _ in range(2):  # the first call compiles and runs whole; the second shares it out
     want = geometry.classify_segment_aabb([0, 0, 0], [1, 1, 1], lo, hi)
 assert _engine._pool is not None
+held = threading.Event()
+def compiling():  # another thread holds the query's lock across the fork
+    with segment_box._QUERY._lock:
+        held.set()
+        time.sleep(5)
+threading.Thread(target=compiling, daemon=True).start()
+held.wait()
 pid = os.fork()
 if pid == 0:
     signal.alarm(60)  # a child that hangs ends (and fails the test) all the same
     got = geometry.classify_segment_aabb([0, 0, 0], [1, 1, 1], lo, hi)
-    os._exit(0 if np.array_equal(got, want) and _engine._pool_workers == 1 else 3)
+    starts = np.zeros((len(lo), 3))  # a pattern not compiled yet: takes the query's lock
+    again = geometry.classify_segment_aabb(starts, [1, 1, 1], lo, hi)
+    ok = np.array_equal(got, want) and np.array_equal(again, want)
+    os._exit(0 if ok and _engine._pool_workers == 1 else 3)
 print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
