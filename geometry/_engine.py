@@ -149,9 +149,16 @@ _PARALLEL_MIN = 1 << 17
 _BLOCK = 64
 _pool: ThreadPoolExecutor | None = None
 _pool_workers = 0  # the threads _pool may run
-
-
 _queries: weakref.WeakSet[Query] = weakref.WeakSet()  # every Query, for _after_fork
+
+
+def _numba_jit_disabled() -> bool:
+    """Whether numba is told not to compile (``NUMBA_DISABLE_JIT=1``, as when debugging numba
+    code): its ``njit`` then gives Python functions, which cannot run the loops' intrinsics, so
+    batches run in the interpreted loop, as with ``set_jit(False)``."""
+    import numba
+
+    return bool(getattr(numba.config, "DISABLE_JIT", False))  # (set from the environment)
 
 
 def _after_fork() -> None:
@@ -171,7 +178,8 @@ if hasattr(os, "register_at_fork"):  # POSIX
 
 def set_jit(enabled: bool) -> None:
     """Run batches in compiled loops (``True``, the default) or in the interpreter (``False``,
-    also ``SLABLAB_JIT=0``). Both run the same filter: answers never change, only speed."""
+    also ``SLABLAB_JIT=0``; numba's ``NUMBA_DISABLE_JIT=1`` runs them interpreted as well). Both
+    run the same filter: answers never change, only speed."""
     global _jit
     if not isinstance(enabled, (bool, np.bool_)):
         raise ValueError(f"enabled must be True or False, got {enabled!r}")
@@ -333,7 +341,7 @@ class Query:
                 a.flags.writeable = False  # one array type for numba, whatever came in
                 columns.append(a)
         if m:
-            if _jit:
+            if _jit and not _numba_jit_disabled():
                 count = self._run_loop(columns, flat_outs, doubt, dtype)
             else:
                 count = _interpreted(self.filter, columns, self.kinds, m, flat_outs, doubt,

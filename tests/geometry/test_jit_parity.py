@@ -243,3 +243,29 @@ def test_read_only_install_runs_without_a_cache():
     assert result.stdout.strip() == "[1, 1]", (
         f"expected classes from an uncached compiled loop, got {result.stdout!r} "
         f"{result.stderr[-2000:]}")
+
+
+def test_numba_told_not_to_compile_runs_batches_interpreted():
+    """``NUMBA_DISABLE_JIT=1`` (set to debug numba code) makes numba's njit give Python
+    functions, which cannot run the loops' intrinsics: every query's batches then run in the
+    interpreted loop, with the answers of the compiled one (checked in a fresh interpreter)."""
+    code = """
+import numpy as np, geometry
+rng = np.random.default_rng(5)
+lo = rng.integers(-3, 3, (40, 3)).astype(float); hi = lo + rng.integers(0, 3, (40, 3))
+c, h, ax = (lo + hi) / 2, (hi - lo) / 2, np.eye(3)[[2, 0, 1]]
+r = geometry.intersect_ray_aabb([-4.0, 0.5, 0.25], [1.0, 0.25, 0.5], lo, hi)
+o = geometry.intersect_ray_obb([-4.0, 0.5, 0.25], [1.0, 0.25, 0.5], c, ax, h)
+print([geometry.classify_segment_aabb([-3, -2, -1], [2, 1, 3], lo, hi).tolist(),
+       geometry.classify_segment_obb([-3, -2, -1], [2, 1, 3], c, ax, h).tolist(),
+       geometry.triangle_overlaps_aabb([-3, 0, 0], [2, 1, 1], [0, 3, -1], lo, hi).tolist(),
+       geometry.triangle_overlaps_obb([-3, 0, 0], [2, 1, 1], [0, 3, -1], c, ax, h).tolist(),
+       [x.tolist() for x in r], [x.tolist() for x in o]])
+"""
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=300, env={**os.environ, "SLABLAB_JIT": "1",
+                                             "NUMBA_DISABLE_JIT": flag})
+            for flag in ("0", "1")]
+    for run in runs:
+        assert run.returncode == 0 and run.stdout.strip(), run.stderr[-2000:]
+    assert runs[1].stdout == runs[0].stdout
