@@ -32,6 +32,9 @@ lower bound exceeds it cannot hold the nearest box nor a tie with it.
 
 from __future__ import annotations
 
+import functools
+import os
+import types
 from typing import Any
 
 import numpy as np
@@ -65,6 +68,41 @@ def _compiled(**options: Any) -> Any:
             return njit(error_model="numpy", **options)(func)
 
     return decorate
+
+
+#: True in a child forked after numba's threading layer ran in its parent (the walks below, or
+#: any numba code with ``parallel=True``): GNU OpenMP's layer, the one numba takes where libgomp
+#: is installed, terminates such a child at its first parallel launch, so there the walks run
+#: their serial twins.
+_serial = False
+
+
+def _after_fork() -> None:
+    global _serial
+    from numba.np.ufunc import parallel
+
+    _serial = _serial or bool(getattr(parallel, "_is_initialized", True))
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_after_fork)
+
+
+def _walk(func: Any) -> Any:
+    """A traversal over many queries (``prange``), compiled with ``parallel=True`` and, for a
+    forked child (:data:`_serial`), as a serial twin: the same code under a name of its own
+    (numba's cache files are named by it)."""
+    twin = types.FunctionType(func.__code__, func.__globals__, func.__name__ + "_serial",
+                              func.__defaults__, func.__closure__)
+    twin.__qualname__ = func.__qualname__ + "_serial"
+    twin.__doc__ = func.__doc__
+    parallel, serial = _compiled(parallel=True)(func), _compiled()(twin)
+
+    @functools.wraps(func)
+    def call(*args: Any) -> Any:
+        return (serial if _serial else parallel)(*args)
+
+    return call
 
 
 # ----------------------------------------------------------------------------------- build
@@ -386,7 +424,7 @@ def _line_setup(o, d, r):  # type: ignore[no-untyped-def]
     return o0, o1, o2, i0, i1, i2, m0, m1, m2, exact
 
 
-@_compiled(parallel=True)
+@_walk
 def nearest_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max, depth, o, d,  # type: ignore[no-untyped-def]
                        t_lo, t_hi, rel, ab, orel, oab, omax, capacity):
     """Per line, the boxes that may be its nearest hit or tie with it, in one walk.
@@ -533,7 +571,7 @@ def _visit_lines(node_min, node_max, child_a, child_b, leaf_min, leaf_max, stack
     return count
 
 
-@_compiled(parallel=True)
+@_walk
 def collect_ray_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max, depth,  # type: ignore[no-untyped-def]
                            o, d, t_lo, t_hi, bound, rel, ab, orel, oab):
     """Candidate pairs of lines and boxes, grouped by line: ``(offsets, positions)`` with line
@@ -597,7 +635,7 @@ def _visit_boxes(node_min, node_max, child_a, child_b, leaf_min, leaf_max, stack
     return count
 
 
-@_compiled(parallel=True)
+@_walk
 def collect_box_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max,  # type: ignore[no-untyped-def]
                            depth, q_min, q_max):
     """Pairs of query boxes (a triangle's bounding box) and boxes that overlap, as

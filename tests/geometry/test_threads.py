@@ -145,3 +145,32 @@ print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)
     assert out.stdout.split() == ["0"], (out.stdout, out.stderr[-2000:])
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_a_forked_child_walks_a_box_tree_after_its_parent_did():
+    """``BoxTree`` walks many queries with numba's ``parallel=True``; where numba's threading
+    layer is GNU OpenMP, a child forked after the parent launched it is terminated at its first
+    parallel launch. The child's walks run serial twins instead, with the same answers (checked
+    in a fresh interpreter, every walk: nearest hits, ray pairs, triangle pairs)."""
+    code = """
+import os, signal, numpy as np, geometry
+rng = np.random.default_rng(0)
+lo = rng.random((5000, 3)); hi = lo + 0.02
+tree = geometry.BoxTree(lo, hi)
+o, d = rng.random((300, 3)), rng.normal(size=(300, 3))
+v = rng.random((300, 3))
+def answers():
+    return [np.concatenate([np.ravel(x) for x in r]) for r in (
+        tree.nearest_ray_hits(o, d), tree.ray_pairs(o, d), tree.triangle_pairs(o, v, v + 0.05))]
+want = answers()
+pid = os.fork()
+if pid == 0:
+    signal.alarm(60)
+    ok = all(np.array_equal(a, b) for a, b in zip(answers(), want))
+    os._exit(0 if ok else 3)
+print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.stdout.split() == ["0"], (out.stdout, out.stderr[-2000:])
