@@ -34,11 +34,15 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 import types
 from typing import Any
 
+import numba
 import numpy as np
 from numba import njit, prange
+
+from ._engine import get_num_threads
 
 __all__ = [
     "LEAF_SIZE",
@@ -89,9 +93,11 @@ if hasattr(os, "register_at_fork"):  # POSIX
 
 
 def _walk(func: Any) -> Any:
-    """A traversal over many queries (``prange``), compiled with ``parallel=True`` and, for a
-    forked child (:data:`_serial`), as a serial twin: the same code under a name of its own
-    (numba's cache files are named by it)."""
+    """A traversal over many queries (``prange``), compiled with ``parallel=True`` and as a
+    serial twin (the same code under a name of its own: numba names its cache files by it). The
+    twin runs where the package runs one thread (``set_num_threads(1)``, or a call from a thread
+    other than the main one, as for the per-box functions) and in a forked child
+    (:data:`_serial`); else numba's threads, at most the package's thread count of them."""
     twin = types.FunctionType(func.__code__, func.__globals__, func.__name__ + "_serial",
                               func.__defaults__, func.__closure__)
     twin.__qualname__ = func.__qualname__ + "_serial"
@@ -100,7 +106,12 @@ def _walk(func: Any) -> Any:
 
     @functools.wraps(func)
     def call(*args: Any) -> Any:
-        return (serial if _serial else parallel)(*args)
+        threads = (get_num_threads() if threading.current_thread() is threading.main_thread()
+                   else 1)
+        if _serial or threads <= 1:
+            return serial(*args)
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+        return parallel(*args)
 
     return call
 

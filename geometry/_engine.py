@@ -199,8 +199,8 @@ def set_num_threads(n: int) -> None:
     compiled loop (which releases the GIL), one in the calling thread and the others in a pool.
     A call from any other thread runs serially: a caller that already spreads batches over
     threads (dask, a thread pool) gets no second layer of them. The pool is kept when ``n``
-    shrinks (its threads wait idle), so going back to more threads costs no new ones. Results
-    never change."""
+    shrinks (its threads wait idle), so going back to more threads costs no new ones.
+    ``BoxTree``'s walks follow the same rule with numba's threads. Results never change."""
     global _threads
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be a whole number of threads, at least 1, got {n!r}")

@@ -174,3 +174,34 @@ print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=300)
     assert out.stdout.split() == ["0"], (out.stdout, out.stderr[-2000:])
+
+
+def test_box_tree_walks_honour_the_thread_count():
+    """``set_num_threads(1)``, or a call from a thread other than the main one, runs the tree's
+    walks serially: numba's threading layer is never started (so a caller's own threads and
+    forks are left alone); with two threads the answers are the same (fresh interpreter)."""
+    code = """
+import threading, numpy as np, geometry
+from numba.np.ufunc import parallel
+rng = np.random.default_rng(1)
+lo = rng.random((3000, 3)); hi = lo + 0.03
+tree = geometry.BoxTree(lo, hi)
+o, d = rng.random((200, 3)), rng.normal(size=(200, 3))
+def answers():
+    return [np.concatenate([np.ravel(x) for x in r])
+            for r in (tree.nearest_ray_hits(o, d), tree.ray_pairs(o, d))]
+geometry.set_num_threads(2)
+box = []
+worker = threading.Thread(target=lambda: box.append(answers()))
+worker.start(); worker.join()
+geometry.set_num_threads(1)
+one = answers()
+started = parallel._is_initialized
+geometry.set_num_threads(2)
+two = answers()
+same = all(np.array_equal(a, b) for a, b in zip(one + box[0], two + two))
+print(started, parallel._is_initialized, same)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.stdout.split() == ["False", "True", "True"], (out.stdout, out.stderr[-2000:])
