@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import functools
 import os
-import threading
 import types
 from typing import Any
 
@@ -42,7 +41,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ._engine import get_num_threads
+from ._engine import call_threads
 
 __all__ = [
     "LEAF_SIZE",
@@ -106,8 +105,7 @@ def _walk(func: Any) -> Any:
 
     @functools.wraps(func)
     def call(*args: Any) -> Any:
-        threads = (get_num_threads() if threading.current_thread() is threading.main_thread()
-                   else 1)
+        threads = call_threads()
         if _serial or threads <= 1:
             return serial(*args)
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]

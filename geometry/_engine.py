@@ -96,8 +96,8 @@ from ._tolerances import ORTHONORMAL_ATOL
 
 __all__ = [
     "AXES", "BOOL", "BOX_MAX", "BOX_MIN", "CLASS", "DIRECTION", "POINT", "T", "T_MAX", "T_MIN",
-    "Kind", "Query", "as_float_array", "axes_doubt", "get_jit", "get_num_threads", "jitable",
-    "set_jit", "set_num_threads", "interpreted", "two_product",
+    "Kind", "Query", "as_float_array", "axes_doubt", "call_threads", "get_jit", "get_num_threads",
+    "jitable", "set_jit", "set_num_threads", "interpreted", "two_product",
 ]
 
 
@@ -210,6 +210,12 @@ def set_num_threads(n: int) -> None:
 def get_num_threads() -> int:
     """The thread count large batches may use (see :func:`set_num_threads`)."""
     return _threads
+
+
+def call_threads() -> int:
+    """The threads a batch called here may use (:func:`set_num_threads`): the thread count from
+    the main thread, 1 from any other (its caller spreads work over threads already)."""
+    return _threads if threading.current_thread() is threading.main_thread() else 1
 
 
 class Query:
@@ -460,8 +466,8 @@ class Query:
             count = int(loop(*_loop_args(columns), *outs, doubt))
             self._ran.add(key)
             return count
-        threads = min(_threads, m // _PARALLEL_MIN)
-        if threads <= 1 or threading.current_thread() is not threading.main_thread():
+        threads = min(call_threads(), m // _PARALLEL_MIN)
+        if threads <= 1:
             return int(loop(*_loop_args(columns), *outs, doubt))
         global _pool, _pool_workers
         if _pool is None or _pool_workers < _threads - 1:  # none yet, or too small
