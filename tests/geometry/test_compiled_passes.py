@@ -83,6 +83,15 @@ def test_one_frame_for_all_boxes_equals_it_repeated(query, dtype):
     assert_same(QUERIES[query](lo, hi, c, frame, h), QUERIES[query](lo, hi, c, repeated, h))
 
 
+def _cases_run(monkeypatch, query) -> list:
+    """The ``case`` of every loop ``query`` runs from now on (the list fills as it runs)."""
+    real = query._loop
+    cases = []
+    monkeypatch.setattr(query, "_loop",
+                        lambda singles, t32, case: cases.append(case) or real(singles, t32, case))
+    return cases
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_a_ray_across_every_axis_of_one_frame_runs_the_loop_compiled_for_that(monkeypatch,
                                                                              dtype):
@@ -93,10 +102,7 @@ def test_a_ray_across_every_axis_of_one_frame_runs_the_loop_compiled_for_that(mo
     from geometry import obb
 
     lo, hi, c, axes, h = scene(4000, dtype)
-    real = obb._RAY._loop
-    cases = []
-    monkeypatch.setattr(obb._RAY, "_loop",
-                        lambda singles, t32, case: cases.append(case) or real(singles, t32, case))
+    cases = _cases_run(monkeypatch, obb._RAY)
     for frame in (axes[7], np.eye(3, dtype=dtype)):
         repeated = np.ascontiguousarray(np.broadcast_to(frame, axes.shape))
         assert_same(QUERIES["ray_obb"](lo, hi, c, frame, h),
@@ -113,10 +119,7 @@ def test_one_ray_with_no_zero_component_runs_the_aabb_loop_compiled_for_that(mon
     from geometry import ray_box
 
     lo, hi = scene(4000, dtype)[:2]
-    real = ray_box._QUERY._loop
-    cases = []
-    monkeypatch.setattr(ray_box._QUERY, "_loop",
-                        lambda singles, t32, case: cases.append(case) or real(singles, t32, case))
+    cases = _cases_run(monkeypatch, ray_box._QUERY)
     for direction in ([4.0, 1.0, -0.5], [4.0, 1.0, 0.0]):
         origin = np.asarray(RAY[0], dtype)
         direction = np.asarray(direction, dtype)

@@ -1,6 +1,7 @@
 """Threaded batches (``geometry.set_num_threads``) give the same answers as one thread: each
 thread runs the compiled loop over its own contiguous share of the items and outputs."""
 
+import os
 import subprocess
 import sys
 import threading
@@ -84,11 +85,18 @@ def test_fewer_threads_keep_the_pool_and_more_than_it_holds_make_a_larger_one(tw
     np.testing.assert_array_equal(threaded, QUERIES["segment"](lo, hi))
 
 
+def _in_fresh_interpreter(code: str) -> list[str]:
+    """What ``code`` prints, split into words, run by a new Python (its errors on failure)."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout.split()
+
+
 def test_the_default_is_every_cpu_the_process_may_use():
     code = ("import os, geometry; "
             "print(geometry.get_num_threads(), len(os.sched_getaffinity(0)))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.split()
+    out = _in_fresh_interpreter(code)
     assert out[0] == out[1], f"default threads {out[0]}, usable CPUs {out[1]}"
 
 
@@ -110,7 +118,7 @@ def test_set_jit_takes_true_or_false(bad):
     assert geometry.get_jit() == before
 
 
-@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_a_forked_child_runs_large_batches_with_a_pool_of_its_own():
     """After the pool exists, a forked child (multiprocessing's fork, a preforking server) has
     none of its threads: its large batches make their own pool instead of handing a share to
@@ -142,12 +150,10 @@ if pid == 0:
     os._exit(0 if ok and _engine._pool_workers == 1 else 3)
 print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
-    assert out.stdout.split() == ["0"], (out.stdout, out.stderr[-2000:])
+    assert _in_fresh_interpreter(code) == ["0"]
 
 
-@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_a_forked_child_walks_a_box_tree_after_its_parent_did():
     """``BoxTree`` walks many queries with numba's ``parallel=True``; where numba's threading
     layer is GNU OpenMP, a child forked after the parent launched it is terminated at its first
@@ -171,9 +177,7 @@ if pid == 0:
     os._exit(0 if ok else 3)
 print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300)
-    assert out.stdout.split() == ["0"], (out.stdout, out.stderr[-2000:])
+    assert _in_fresh_interpreter(code) == ["0"]
 
 
 def test_box_tree_walks_honour_the_thread_count():
@@ -202,6 +206,4 @@ two = answers()
 same = all(np.array_equal(a, b) for a, b in zip(one + box[0], two + two))
 print(started, parallel._is_initialized, same)
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300)
-    assert out.stdout.split() == ["False", "True", "True"], (out.stdout, out.stderr[-2000:])
+    assert _in_fresh_interpreter(code) == ["False", "True", "True"]
