@@ -39,9 +39,9 @@ from typing import Any
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from ._engine import call_threads
+from ._engine import call_threads, njit_cached
 
 __all__ = [
     "LEAF_SIZE",
@@ -65,10 +65,7 @@ def _compiled(**options: Any) -> Any:
     read-only install). No fastmath: the error bounds above assume IEEE arithmetic."""
 
     def decorate(func: Any) -> Any:
-        try:
-            return njit(cache=True, error_model="numpy", **options)(func)
-        except RuntimeError:  # numba finds no writable cache location
-            return njit(error_model="numpy", **options)(func)
+        return njit_cached(func, error_model="numpy", **options)
 
     return decorate
 

@@ -97,7 +97,7 @@ from ._tolerances import ORTHONORMAL_ATOL
 __all__ = [
     "AXES", "BOOL", "BOX_MAX", "BOX_MIN", "CLASS", "DIRECTION", "POINT", "T", "T_MAX", "T_MIN",
     "Kind", "Query", "as_float_array", "axes_doubt", "call_threads", "get_jit", "get_num_threads",
-    "jitable", "set_jit", "set_num_threads", "interpreted", "two_product",
+    "jitable", "njit_cached", "set_jit", "set_num_threads", "interpreted", "two_product",
 ]
 
 
@@ -985,13 +985,17 @@ def _compile(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     if contract:  # products and sums fused where the query's answers allow it (module docstring)
         options["fastmath"] = {"contract"}
 
-    def jit(fn: Callable[..., int]) -> Callable[..., int]:
-        compiled: Callable[..., int]
-        try:
-            compiled = numba.njit(cache=True, **options)(fn)
-        except RuntimeError:  # no writable cache location (a read-only install): no cache
-            compiled = numba.njit(**options)(fn)
-        return compiled
+    return (njit_cached(namespace[name], **options),
+            njit_cached(namespace[f"{name}_second"], **options) if second_pass else None)
 
-    return jit(namespace[name]), jit(namespace[f"{name}_second"]) if second_pass else None
+
+def njit_cached(fn: Callable[..., Any], **options: Any) -> Any:
+    """``numba.njit(fn)`` with ``options``, cached next to the package where numba can write
+    there, else uncached (a read-only install)."""
+    import numba
+
+    try:
+        return numba.njit(cache=True, **options)(fn)
+    except RuntimeError:  # no writable cache location: no cache
+        return numba.njit(**options)(fn)
 
