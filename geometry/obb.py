@@ -269,36 +269,17 @@ def _direction_error(dx: float, dy: float, dz: float) -> tuple[float, float]:
     return size_d, OBB_FRAME_BOUND * FILTER_UNIT * size_d + RAY_UNDERFLOW_SLACK
 
 
-@jitable
-def _slab_direction(a0: float, a1: float, a2: float, dx: float, dy: float, dz: float,
-                    err_w: float) -> tuple[float, float, float, float, bool, bool]:
-    """``(w, inv_w, scale, w_rel, moving, sure)`` of the direction ``d`` along the axis ``a``:
-    ``w = a . d`` as a float (within ``err_w`` of W), ``inv_w = 1 / w`` (1 where ``|w|`` is
-    below RAY_W_MIN), ``scale = |inv_w|``, ``w_rel >= |W - w| / |w|``; ``moving`` unless every
-    product in W has a zero factor (then W = 0 exactly: the ray is parallel to the slab),
-    ``sure`` when W's sign and size are: ``|w| >= RAY_W_MIN`` and ``w_rel <= 2**-20``."""
-    w = a0 * dx + a1 * dy + a2 * dz
-    moving = ((a0 != 0.0) & (dx != 0.0)) | ((a1 != 0.0) & (dy != 0.0)) | ((a2 != 0.0)
-                                                                       & (dz != 0.0))
-    steep = abs(w) >= RAY_W_MIN
-    inv_w = 1.0 / (w if steep else 1.0)
-    aw = abs(inv_w)
-    w_rel = err_w * aw * (1.0 + 2.0**-40)  # >= |W - w| / |w|
-    return w, inv_w, aw, w_rel, moving, steep & (w_rel <= 2.0**-20)
-
-
 def _crosses_every_axis(dx: float, dy: float, dz: float, a00: float, a01: float, a02: float,
                         a10: float, a11: float, a12: float, a20: float, a21: float, a22: float
                         ) -> bool:
-    """Whether the direction is ``moving`` and ``sure`` (:func:`_slab_direction`) along every
-    axis of the frame: the ``crossed`` of :func:`_ray_filter`, as the engine works it out once
-    for a call with one direction and one frame."""
+    """Whether W's sign and size are sure along every axis of the frame (which makes W not
+    zero: the ray moves across each slab): the ``crossed`` of :func:`_ray_filter`, as the engine
+    works it out once for a call with one direction and one frame. Read from
+    :func:`_slab_bounds` itself, for a slab no parallel ray lies in (half size -1): its ``open``
+    is then exactly "not sure"."""
     err_w = _direction_error(dx, dy, dz)[1]
-    for a0, a1, a2 in ((a00, a01, a02), (a10, a11, a12), (a20, a21, a22)):
-        _, _, _, _, moving, sure = _slab_direction(a0, a1, a2, dx, dy, dz, err_w)
-        if not (moving and sure):
-            return False
-    return True
+    return not any(_slab_bounds(a0, a1, a2, -1.0, 0.0, 0.0, 0.0, dx, dy, dz, 0.0, err_w, False)[9]
+                   for a0, a1, a2 in ((a00, a01, a02), (a10, a11, a12), (a20, a21, a22)))
 
 
 def _ray_case(columns: Sequence[Any]) -> bool:
@@ -326,11 +307,16 @@ def _slab_bounds(a0: float, a1: float, a2: float, h: float, tx: float, ty: float
     no constraint (near ``-inf``, far ``inf``) when surely inside it, ``outside`` when surely
     not. Where W is below RAY_W_MIN or its sign uncertain, or parallel and neither,
     ``-inf, inf`` both and ``open``: the bounds decide no hit. ``crossed``: the caller knows
-    the direction moving and sure along this axis (:func:`_ray_filter`)."""
+    W's sign and size sure along this axis, so that W is not zero (:func:`_ray_filter`)."""
     u = a0 * tx + a1 * ty + a2 * tz
-    w, inv_w, aw, w_rel, moving, sure = _slab_direction(a0, a1, a2, dx, dy, dz, err_w)
-    moving = moving | crossed
-    sure = sure | crossed
+    w = a0 * dx + a1 * dy + a2 * dz
+    moving = crossed | ((a0 != 0.0) & (dx != 0.0)) | ((a1 != 0.0) & (dy != 0.0)) | (
+        (a2 != 0.0) & (dz != 0.0))
+    steep = abs(w) >= RAY_W_MIN
+    inv_w = 1.0 / (w if steep else 1.0)
+    aw = abs(inv_w)
+    w_rel = err_w * aw * (1.0 + 2.0**-40)  # >= |W - w| / |w|
+    sure = crossed | (steep & (w_rel <= 2.0**-20))
     b = h if w > 0.0 else -h
     near = (-b - u) * inv_w
     far = (b - u) * inv_w

@@ -55,17 +55,18 @@ def _filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, lx
         | (not t_min < _INF) | (not t_max > -_INF)
 
     qa, qb = ax * rx, bx * rx
-    parallel_miss = (not crossing) & (dx == 0.0) & ((ax > 0.0) | (bx < 0.0))
+    parallel_miss = (dx == 0.0) & ((ax > 0.0) | (bx < 0.0))
     near_x = qa if dx > 0.0 else (qb if crossing | (dx < 0.0) else -_INF)
     far_x = qb if dx > 0.0 else (qa if crossing | (dx < 0.0) else _INF)
     qa, qb = ay * ry, by * ry
-    parallel_miss |= (not crossing) & (dy == 0.0) & ((ay > 0.0) | (by < 0.0))
+    parallel_miss |= (dy == 0.0) & ((ay > 0.0) | (by < 0.0))
     near_y = qa if dy > 0.0 else (qb if crossing | (dy < 0.0) else -_INF)
     far_y = qb if dy > 0.0 else (qa if crossing | (dy < 0.0) else _INF)
     qa, qb = az * rz, bz * rz
-    parallel_miss |= (not crossing) & (dz == 0.0) & ((az > 0.0) | (bz < 0.0))
+    parallel_miss |= (dz == 0.0) & ((az > 0.0) | (bz < 0.0))
     near_z = qa if dz > 0.0 else (qb if crossing | (dz < 0.0) else -_INF)
     far_z = qb if dz > 0.0 else (qa if crossing | (dz < 0.0) else _INF)
+    parallel_miss = parallel_miss & (not crossing)
 
     enter = near_x if near_x > t_min else t_min
     enter = near_y if near_y > enter else enter
