@@ -6,7 +6,7 @@ arithmetic on the floats' exact values) for the doubtful items: answers are exac
 floats given, at every magnitude. One engine (``_engine``) validates the arguments, broadcasts
 them over leading dimensions (one item: shape (3,), many: (N, 3)), runs the filter in CPython
 for one item and in a compiled numba loop for many (``set_jit``, ``set_num_threads``), and
-writes into caller-owned ``out=`` arrays when given. ``shared/SEMANTICS.md`` in the project is
+writes into caller-owned ``out=`` arrays when given. ``SEMANTICS.md`` at the project's top is
 the contract; the docstrings restate it per function.
 
 >>> from geometry import classify_segment_aabb, IntersectionType

@@ -23,3 +23,21 @@ def test_readme_library_example_runs():
     namespace: dict[str, object] = {}
     exec(compile(code.group(1), "README.md", "exec"), namespace)  # noqa: S102
     assert int(namespace["codes"].shape[0]) == 1_000_000  # type: ignore[attr-defined]
+
+
+def test_readme_names_only_files_the_checkout_has():
+    """Every relative link or image, and every script, module or document named in backticks,
+    in README.md and benchmarks/README.md is there in a fresh clone (a user follows them)."""
+    root = README.parent
+    missing = []
+    for readme in (README, root / "benchmarks" / "README.md"):
+        text = readme.read_text(encoding="utf-8")
+        links = re.findall(r"\]\(([^)\s]+)\)", text)
+        named = re.findall(r"`(?:\./)?([\w./-]+/[\w.-]+\.(?:md|py|sh)|[\w-]+\.md)`", text)
+        for target in [*links, *named]:
+            if target.startswith(("http://", "https://", "#")):
+                continue
+            base = readme.parent if target in links else root
+            if not (base / target).is_file():
+                missing.append(f"{readme.relative_to(root)}: {target}")
+    assert not missing, missing

@@ -2,7 +2,7 @@
 
 Every function here works on ``fractions.Fraction`` copies of its inputs. ``Fraction(float(x))``
 is the exact value of a float64 or float32 number, so these answers are the mathematically exact
-answers for the very floats the library was given -- the yardstick of /work/shared/SEMANTICS.md.
+answers for the very floats the library was given -- the yardstick of the project's SEMANTICS.md.
 
 The predicates are derived from the definitions in SEMANTICS.md, not ported from the float
 kernels:
