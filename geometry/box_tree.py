@@ -142,6 +142,9 @@ class BoxTree:
         """The number of boxes given, empty ones included."""
         return self._n
 
+    def __repr__(self) -> str:
+        return f"BoxTree({self._n} boxes, {self._dtype})"
+
     @property
     def dtype(self) -> np.dtype:
         """The boxes' float dtype."""

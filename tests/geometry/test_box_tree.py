@@ -7,6 +7,8 @@ components, rays starting inside boxes, huge and subnormal magnitudes, t ranges.
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -219,6 +221,19 @@ def test_no_boxes_or_only_empty_ones(dtype):
         assert tree.ray_pairs(o, d).ray_index.size == 0
         assert tree.segment_pairs(o, d).box_index.size == 0
         assert tree.triangle_pairs(o, d, 2 * d).box_index.size == 0
+
+
+def test_a_tree_pickles_and_says_what_it_holds(dtype):
+    """A tree goes to worker processes (pickle) and answers there as here; its repr names its
+    size and dtype, not a memory address."""
+    lo = np.random.default_rng(8).random((500, 3)).astype(dtype)
+    tree = BoxTree(lo, lo + dtype(0.05))
+    assert repr(tree) == f"BoxTree(500 boxes, {np.dtype(dtype)})"
+    o, d = np.zeros((6, 3), dtype), np.random.default_rng(9).random((6, 3)).astype(dtype)
+    copy = pickle.loads(pickle.dumps(tree))
+    for ours, theirs in zip(tree.ray_pairs(o, d), copy.ray_pairs(o, d), strict=True):
+        assert ours.tobytes() == theirs.tobytes()
+    assert (len(copy), copy.dtype) == (500, np.dtype(dtype))
 
 
 def test_one_ray_gives_python_scalars():
