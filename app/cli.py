@@ -10,7 +10,7 @@ import os
 import sys
 
 from app.images import ImagePathError
-from app.scene import DEFAULT_SEGMENT, SceneError, resolve_scene
+from app.scene import DEFAULT_SEGMENT, SceneError, preset_names, resolve_scene
 
 #: options whose value may start with "-" (argparse would take "--size -5x-5" for two options)
 _TEXT_VALUED = ("--size", "--screenshot", "--scene")
@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="slablab", description="Interactive segment/ray/triangle vs box demo "
         "(green NONE, blue INTERSECT, red INCLUDE). Press H in the window for the controls.")
     p.add_argument("--scene", default=None, metavar="NAME|PATH",
-                   help="preset (blog, grid, obb, triangles, rays, edges) or a scene .json file "
+                   help=f"preset ({', '.join(preset_names())}) or a scene .json file "
                         f"(default: blog); a file without a \"segment\" gets "
                         f"{_vec(DEFAULT_SEGMENT[0])} -> {_vec(DEFAULT_SEGMENT[1])}")
     p.add_argument("--boxes", type=int, default=None, metavar="N",

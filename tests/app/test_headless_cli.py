@@ -207,6 +207,9 @@ def test_samples_and_default_segment_are_documented_in_help():
     text = " ".join(r.stdout.split())
     assert "--samples N" in text and "0 = off" in text and "llvmpipe" in text, text
     assert '"segment" gets (-3, 0.5, 0) -> (3, 0.5, 0)' in text, text
+    presets = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "assets" / "scenes")
+                     .glob("*.json"))
+    assert f"preset ({', '.join(presets)})" in text, text  # every preset, lesson included
     s = parse_scene({"boxes": []}, "t.json", "t")
     assert (tuple(s.segment_start), tuple(s.segment_end)) == DEFAULT_SEGMENT
     assert Scene.__module__ == "app.scene"
