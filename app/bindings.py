@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.presets import number_key_names
+
 LEFT, RIGHT, MIDDLE = 1, 2, 3
 
 
@@ -54,8 +56,7 @@ BINDINGS: tuple[Binding, ...] = (
     Binding("Shift (with keys)", "fine steps (a tenth; steps scale with the scene's size)"),
     Binding("Space", "play / pause the animation", "play", keys=("SPACE",)),
     Binding("R", "new random scene", "random", keys=("R",)),
-    Binding("1 - 9", "presets: blog grid obb triangles rays edges random 150/1500/6000",
-            "preset", keys=NUMBER_KEYS),
+    Binding("1 - 9", f"presets: {number_key_names()}", "preset", keys=NUMBER_KEYS),
     Binding("X", "explain mode (why the selected box has its colour)", "explain", keys=("X",)),
     Binding(". , Backspace G", "explain lesson: next / previous step, live view, triangle",
             "lesson", keys=("PERIOD", "COMMA", "BACKSPACE", "G")),

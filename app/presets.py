@@ -13,6 +13,14 @@ NUMBER_KEY_PRESETS: list[str | tuple[str, int]] = [
 ]
 
 
+def number_key_names() -> str:
+    """What the number keys load, in order, as the help says it ("blog grid ... random
+    150/1500/6000")."""
+    files = [p for p in NUMBER_KEY_PRESETS if isinstance(p, str)]
+    counts = [str(p[1]) for p in NUMBER_KEY_PRESETS if not isinstance(p, str)]
+    return " ".join(files + ([f"random {'/'.join(counts)}"] if counts else []))
+
+
 def random_scene(n: int, seed: int = 0) -> Scene:
     """``n`` boxes (about a fifth of them rotated) around a short segment, reproducible from
     ``seed`` (any integer: negative seeds draw from their own stream, apart from every
