@@ -32,16 +32,11 @@ lower bound exceeds it cannot hold the nearest box nor a tie with it.
 
 from __future__ import annotations
 
-import functools
-import os
-import types
 from typing import Any
 
-import numba
 import numpy as np
-from numba import prange
 
-from ._engine import call_threads, njit_cached
+from ._engine import in_shares, njit_cached
 
 __all__ = [
     "LEAF_SIZE",
@@ -65,50 +60,33 @@ def _compiled(**options: Any) -> Any:
     read-only install). No fastmath: the error bounds above assume IEEE arithmetic."""
 
     def decorate(func: Any) -> Any:
-        return njit_cached(func, error_model="numpy", **options)
+        return njit_cached(func, error_model="numpy", nogil=True, **options)
 
     return decorate
 
 
-#: True in a child forked after numba's threading layer ran in its parent (the walks below, or
-#: any numba code with ``parallel=True``): GNU OpenMP's layer, the one numba takes where libgomp
-#: is installed, terminates such a child at its first parallel launch, so there the walks run
-#: their serial twins.
-_serial = False
+#: The fewest queries a thread's share of a walk holds: a ray's walk takes some microseconds
+#: (3 us over 10^6 boxes), handing a share to a pool thread about 0.1 ms.
+_WALK_SHARE_MIN = 256
 
 
-def _after_fork() -> None:
-    global _serial
-    from numba.np.ufunc import parallel
+def _in_shares(kernel: Any, tree: tuple[Any, ...], queries: tuple[np.ndarray, ...],
+               *constants: Any) -> list[Any]:
+    """``kernel(*tree, *queries, *constants)`` on contiguous shares of the queries (the arrays
+    in ``queries``, one row per query), on the package's threads (``_engine.in_shares``): each
+    share's result, in order."""
+    def run(lo: int, hi: int) -> Any:
+        return kernel(*tree, *(q[lo:hi] for q in queries), *constants)
 
-    _serial = _serial or bool(getattr(parallel, "_is_initialized", True))
+    return in_shares(run, len(queries[0]), _WALK_SHARE_MIN)
 
 
-if hasattr(os, "register_at_fork"):  # POSIX
-    os.register_at_fork(after_in_child=_after_fork)
-
-
-def _walk(func: Any) -> Any:
-    """A traversal over many queries (``prange``), compiled with ``parallel=True`` and as a
-    serial twin (the same code under a name of its own: numba names its cache files by it). The
-    twin runs where the package runs one thread (``set_num_threads(1)``, or a call from a thread
-    other than the main one, as for the per-box functions) and in a forked child
-    (:data:`_serial`); else numba's threads, at most the package's thread count of them."""
-    twin = types.FunctionType(func.__code__, func.__globals__, func.__name__ + "_serial",
-                              func.__defaults__, func.__closure__)
-    twin.__qualname__ = func.__qualname__ + "_serial"
-    twin.__doc__ = func.__doc__
-    parallel, serial = _compiled(parallel=True)(func), _compiled()(twin)
-
-    @functools.wraps(func)
-    def call(*args: Any) -> Any:
-        threads = call_threads()
-        if _serial or threads <= 1:
-            return serial(*args)
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-        return parallel(*args)
-
-    return call
+def _joined(shares: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """One ``(offsets, positions)`` from the shares' (each share's offsets start at 0)."""
+    offsets = [shares[0][0]]
+    for share_offsets, _ in shares[1:]:
+        offsets.append(share_offsets[1:] + offsets[-1][-1])
+    return np.concatenate(offsets), np.concatenate([positions for _, positions in shares])
 
 
 # ----------------------------------------------------------------------------------- build
@@ -430,9 +408,11 @@ def _line_setup(o, d, r):  # type: ignore[no-untyped-def]
     return o0, o1, o2, i0, i1, i2, m0, m1, m2, exact
 
 
-@_walk
-def nearest_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max, depth, o, d,  # type: ignore[no-untyped-def]
-                       t_lo, t_hi, rel, ab, orel, oab, omax, capacity):
+def nearest_candidates(node_min: np.ndarray, node_max: np.ndarray, child_a: np.ndarray,
+                       child_b: np.ndarray, leaf_min: np.ndarray, leaf_max: np.ndarray,
+                       depth: int, o: np.ndarray, d: np.ndarray, t_lo: np.ndarray,
+                       t_hi: np.ndarray, rel: float, ab: float, orel: float, oab: float,
+                       omax: float, capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per line, the boxes that may be its nearest hit or tie with it, in one walk.
 
     Returns ``(best, count, positions)``: ``best[r]`` an upper bound on the smallest public
@@ -442,11 +422,22 @@ def nearest_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max,
     remain (collect those lines with :func:`collect_ray_candidates` and bound ``best``).
     Visits the nearer child first and skips every node whose lower bound exceeds ``best``.
     """
+    shares = _in_shares(_nearest_candidates, (node_min, node_max, child_a, child_b, leaf_min,
+                                              leaf_max, depth), (o, d, t_lo, t_hi),
+                        rel, ab, orel, oab, omax, capacity)
+    best, count, positions = (np.concatenate(part) for part in zip(*shares, strict=True))
+    return best, count, positions
+
+
+@_compiled()
+def _nearest_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max, depth, o, d,  # type: ignore[no-untyped-def]
+                        t_lo, t_hi, rel, ab, orel, oab, omax, capacity):
+    """:func:`nearest_candidates` for the lines given, in this thread."""
     m = o.shape[0]
     best_out = np.empty(m)
     count_out = np.empty(m, np.int64)
     positions = np.empty((m, capacity), np.int64)
-    for r in prange(m):
+    for r in range(m):
         o0, o1, o2, i0, i1, i2, m0, m1, m2, exact = _line_setup(o, d, r)
         tl = t_lo[r]
         th = t_hi[r]
@@ -577,24 +568,35 @@ def _visit_lines(node_min, node_max, child_a, child_b, leaf_min, leaf_max, stack
     return count
 
 
-@_walk
-def collect_ray_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max, depth,  # type: ignore[no-untyped-def]
-                           o, d, t_lo, t_hi, bound, rel, ab, orel, oab):
+def collect_ray_candidates(node_min: np.ndarray, node_max: np.ndarray, child_a: np.ndarray,
+                           child_b: np.ndarray, leaf_min: np.ndarray, leaf_max: np.ndarray,
+                           depth: int, o: np.ndarray, d: np.ndarray, t_lo: np.ndarray,
+                           t_hi: np.ndarray, bound: np.ndarray, rel: float, ab: float,
+                           orel: float, oab: float) -> tuple[np.ndarray, np.ndarray]:
     """Candidate pairs of lines and boxes, grouped by line: ``(offsets, positions)`` with line
     r's candidates (positions in leaf order) at ``positions[offsets[r]:offsets[r + 1]]``."""
+    return _joined(_in_shares(_collect_ray_candidates, (node_min, node_max, child_a, child_b,
+                                                        leaf_min, leaf_max, depth),
+                              (o, d, t_lo, t_hi, bound), rel, ab, orel, oab))
+
+
+@_compiled()
+def _collect_ray_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max, depth,  # type: ignore[no-untyped-def]
+                            o, d, t_lo, t_hi, bound, rel, ab, orel, oab):
+    """:func:`collect_ray_candidates` for the lines given, in this thread."""
     m = o.shape[0]
     counts = np.zeros(m + 1, np.int64)
     none = np.empty(0, np.int64)
     if child_a.shape[0] == 0:
         return counts, none
-    for r in prange(m):
+    for r in range(m):
         stack = np.empty(depth + 2, np.int64)
         counts[r + 1] = _visit_lines(node_min, node_max, child_a, child_b, leaf_min, leaf_max,
                                      stack, o, d, r, t_lo[r], t_hi[r], bound[r], rel, ab,
                                      orel, oab, none, 0)
     offsets = np.cumsum(counts)
     boxes = np.empty(offsets[m], np.int64)
-    for r in prange(m):
+    for r in range(m):
         if offsets[r + 1] > offsets[r]:
             stack = np.empty(depth + 2, np.int64)
             _visit_lines(node_min, node_max, child_a, child_b, leaf_min, leaf_max, stack,
@@ -641,23 +643,33 @@ def _visit_boxes(node_min, node_max, child_a, child_b, leaf_min, leaf_max, stack
     return count
 
 
-@_walk
-def collect_box_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max,  # type: ignore[no-untyped-def]
-                           depth, q_min, q_max):
+def collect_box_candidates(node_min: np.ndarray, node_max: np.ndarray, child_a: np.ndarray,
+                           child_b: np.ndarray, leaf_min: np.ndarray, leaf_max: np.ndarray,
+                           depth: int, q_min: np.ndarray, q_max: np.ndarray
+                           ) -> tuple[np.ndarray, np.ndarray]:
     """Pairs of query boxes (a triangle's bounding box) and boxes that overlap, as
     :func:`collect_ray_candidates` returns them."""
+    return _joined(_in_shares(_collect_box_candidates, (node_min, node_max, child_a, child_b,
+                                                        leaf_min, leaf_max, depth),
+                              (q_min, q_max)))
+
+
+@_compiled()
+def _collect_box_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max,  # type: ignore[no-untyped-def]
+                            depth, q_min, q_max):
+    """:func:`collect_box_candidates` for the query boxes given, in this thread."""
     m = q_min.shape[0]
     counts = np.zeros(m + 1, np.int64)
     none = np.empty(0, np.int64)
     if child_a.shape[0] == 0:
         return counts, none
-    for r in prange(m):
+    for r in range(m):
         stack = np.empty(depth + 2, np.int64)
         counts[r + 1] = _visit_boxes(node_min, node_max, child_a, child_b, leaf_min, leaf_max,
                                      stack, q_min, q_max, r, none, 0)
     offsets = np.cumsum(counts)
     boxes = np.empty(offsets[m], np.int64)
-    for r in prange(m):
+    for r in range(m):
         if offsets[r + 1] > offsets[r]:
             stack = np.empty(depth + 2, np.int64)
             _visit_boxes(node_min, node_max, child_a, child_b, leaf_min, leaf_max, stack,

@@ -88,7 +88,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple, TypeVar, Union
 
 import numpy as np
 
@@ -97,7 +97,8 @@ from ._tolerances import ORTHONORMAL_ATOL
 __all__ = [
     "AXES", "BOOL", "BOX_MAX", "BOX_MIN", "CLASS", "DIRECTION", "POINT", "T", "T_MAX", "T_MIN",
     "Kind", "Query", "as_float_array", "axes_doubt", "call_threads", "get_jit", "get_num_threads",
-    "jitable", "njit_cached", "set_jit", "set_num_threads", "interpreted", "two_product",
+    "in_shares", "jitable", "njit_cached", "set_jit", "set_num_threads", "interpreted",
+    "two_product",
 ]
 
 
@@ -129,6 +130,7 @@ T = "t"  #: output: a float parameter, float32 when every array argument is floa
 _OUT_DTYPES = {CLASS: np.int8, BOOL: np.bool_}
 _EXACT_INT = 2.0**53
 _INF = math.inf
+_Result = TypeVar("_Result")
 
 # --- switches ------------------------------------------------------------------------------
 _jit = os.environ.get("SLABLAB_JIT", "1").strip().lower() not in ("0", "false", "no", "off")
@@ -200,7 +202,7 @@ def set_num_threads(n: int) -> None:
     A call from any other thread runs serially: a caller that already spreads batches over
     threads (dask, a thread pool) gets no second layer of them. The pool is kept when ``n``
     shrinks (its threads wait idle), so going back to more threads costs no new ones.
-    ``BoxTree``'s walks follow the same rule with numba's threads. Results never change."""
+    ``BoxTree``'s walks share out their queries in the same pool. Results never change."""
     global _threads
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be a whole number of threads, at least 1, got {n!r}")
@@ -216,6 +218,25 @@ def call_threads() -> int:
     """The threads a batch called here may use (:func:`set_num_threads`): the thread count from
     the main thread, 1 from any other (its caller spreads work over threads already)."""
     return _threads if threading.current_thread() is threading.main_thread() else 1
+
+
+def in_shares(run: Callable[[int, int], _Result], m: int, least: int) -> list[_Result]:
+    """``run(lo, hi)`` over contiguous shares of ``range(m)`` that together cover it, one per
+    thread the call may use (:func:`call_threads`) but none under ``least`` items: the first in
+    this thread, the others meanwhile in the package's pool. The results, in order. The shares
+    overlap only where ``run`` releases the GIL (a compiled ``nogil`` function)."""
+    threads = max(1, min(call_threads(), m // max(1, least)))
+    if threads == 1:
+        return [run(0, m)]
+    global _pool, _pool_workers
+    if _pool is None or _pool_workers < _threads - 1:  # none yet, or too small
+        if _pool is not None:
+            _pool.shutdown(wait=False)
+        _pool = ThreadPoolExecutor(_threads - 1, thread_name_prefix="geometry")
+        _pool_workers = _threads - 1
+    cuts = [m * k // threads for k in range(threads + 1)]
+    shares = [_pool.submit(run, lo, hi) for lo, hi in itertools.pairwise(cuts[1:])]
+    return [run(0, cuts[1]), *(share.result() for share in shares)]
 
 
 class Query:
@@ -466,23 +487,12 @@ class Query:
             count = int(loop(*_loop_args(columns), *outs, doubt))
             self._ran.add(key)
             return count
-        threads = min(call_threads(), m // _PARALLEL_MIN)
-        if threads <= 1:
-            return int(loop(*_loop_args(columns), *outs, doubt))
-        global _pool, _pool_workers
-        if _pool is None or _pool_workers < _threads - 1:  # none yet, or too small
-            if _pool is not None:
-                _pool.shutdown(wait=False)
-            _pool = ThreadPoolExecutor(_threads - 1, thread_name_prefix="geometry")
-            _pool_workers = _threads - 1
-        cuts = [m * k // threads for k in range(threads + 1)]
-        # the pool takes every share but the first, which this thread runs meanwhile
-        shares = [_pool.submit(loop, *_loop_args(_share(columns, self.kinds, lo, hi)),
-                               *[o[lo:hi] for o in outs], doubt[lo:hi])
-                  for lo, hi in itertools.pairwise(cuts[1:])]
-        count = int(loop(*_loop_args(_share(columns, self.kinds, 0, cuts[1])),
-                         *[o[:cuts[1]] for o in outs], doubt[:cuts[1]]))
-        return count + sum(int(share.result()) for share in shares)
+
+        def run(lo: int, hi: int) -> int:
+            return int(loop(*_loop_args(_share(columns, self.kinds, lo, hi)),
+                            *[o[lo:hi] for o in outs], doubt[lo:hi]))
+
+        return sum(in_shares(run, m, _PARALLEL_MIN))
 
     def _loop(self, singles: tuple[bool, ...], t32: bool | None, case: bool | None
               ) -> tuple[Callable[..., int], Callable[..., int] | None]:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import geometry
-from geometry import _engine
+from geometry import _bvh, _engine
 
 
 @pytest.fixture
@@ -155,55 +155,63 @@ print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_a_forked_child_walks_a_box_tree_after_its_parent_did():
-    """``BoxTree`` walks many queries with numba's ``parallel=True``; where numba's threading
-    layer is GNU OpenMP, a child forked after the parent launched it is terminated at its first
-    parallel launch. The child's walks run serial twins instead, with the same answers (checked
-    in a fresh interpreter, every walk: nearest hits, ray pairs, triangle pairs)."""
-    code = """
+    """``BoxTree`` shares its walks out in the package's pool, not numba's threading layer
+    (whose GNU OpenMP form terminates a child forked after the parent launched it): a child
+    forked after the parent's walks ran in two shares walks in shares too, with the same
+    answers (checked in a fresh interpreter, every walk: nearest hits, ray pairs, triangle
+    pairs)."""
+    code = f"""
 import os, signal, numpy as np, geometry
+from geometry import _bvh, _engine
+from numba.np.ufunc import parallel
+geometry.set_num_threads(2)
 rng = np.random.default_rng(0)
 lo = rng.random((5000, 3)); hi = lo + 0.02
 tree = geometry.BoxTree(lo, hi)
-o, d = rng.random((300, 3)), rng.normal(size=(300, 3))
-v = rng.random((300, 3))
+m = 2 * {_bvh._WALK_SHARE_MIN} + 7  # two shares' worth of queries
+o, d = rng.random((m, 3)), rng.normal(size=(m, 3))
+v = rng.random((m, 3))
 def answers():
     return [np.concatenate([np.ravel(x) for x in r]) for r in (
         tree.nearest_ray_hits(o, d), tree.ray_pairs(o, d), tree.triangle_pairs(o, v, v + 0.05))]
 want = answers()
+assert _engine._pool is not None and not parallel._is_initialized
 pid = os.fork()
 if pid == 0:
     signal.alarm(60)
     ok = all(np.array_equal(a, b) for a, b in zip(answers(), want))
-    os._exit(0 if ok else 3)
+    os._exit(0 if ok and _engine._pool_workers == 1 else 3)
 print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 """
     assert _in_fresh_interpreter(code) == ["0"]
 
 
 def test_box_tree_walks_honour_the_thread_count():
-    """``set_num_threads(1)``, or a call from a thread other than the main one, runs the tree's
-    walks serially: numba's threading layer is never started (so a caller's own threads and
-    forks are left alone); with two threads the answers are the same (fresh interpreter)."""
-    code = """
+    """``set_num_threads(1)``, or a call from a thread other than the main one, walks the tree
+    in the calling thread (no pool is made); with two threads the queries are shared out, with
+    the same answers, and the shares' offsets joined (fresh interpreter)."""
+    code = f"""
 import threading, numpy as np, geometry
-from numba.np.ufunc import parallel
+from geometry import _bvh, _engine
 rng = np.random.default_rng(1)
 lo = rng.random((3000, 3)); hi = lo + 0.03
 tree = geometry.BoxTree(lo, hi)
-o, d = rng.random((200, 3)), rng.normal(size=(200, 3))
+m = 3 * {_bvh._WALK_SHARE_MIN} + 5
+o, d = rng.random((m, 3)), rng.normal(size=(m, 3))
 def answers():
     return [np.concatenate([np.ravel(x) for x in r])
-            for r in (tree.nearest_ray_hits(o, d), tree.ray_pairs(o, d))]
-geometry.set_num_threads(2)
+            for r in (tree.nearest_ray_hits(o, d), tree.ray_pairs(o, d),
+                      tree.segment_pairs(o, o + d), tree.triangle_pairs(o, o + d, o - d))]
+geometry.set_num_threads(3)
 box = []
 worker = threading.Thread(target=lambda: box.append(answers()))
 worker.start(); worker.join()
 geometry.set_num_threads(1)
 one = answers()
-started = parallel._is_initialized
-geometry.set_num_threads(2)
-two = answers()
-same = all(np.array_equal(a, b) for a, b in zip(one + box[0], two + two))
-print(started, parallel._is_initialized, same)
+pooled = _engine._pool is not None
+geometry.set_num_threads(3)
+three = answers()
+same = all(np.array_equal(a, b) for a, b in zip(one + box[0], three + three))
+print(pooled, _engine._pool_workers, same)
 """
-    assert _in_fresh_interpreter(code) == ["False", "True", "True"]
+    assert _in_fresh_interpreter(code) == ["False", "2", "True"]
