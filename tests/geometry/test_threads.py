@@ -1,10 +1,13 @@
-"""Threaded batches (``geometry.set_num_threads``) give the same answers as one thread: each
-thread runs the compiled loop over its own contiguous share of the items and outputs."""
+"""Threaded batches (``geometry.set_num_threads``) give the same answers as one thread: the
+items and outputs are cut into contiguous pieces, which the threads take in turn, each running
+the compiled loop over its piece."""
 
+import itertools
 import os
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -83,6 +86,48 @@ def test_fewer_threads_keep_the_pool_and_more_than_it_holds_make_a_larger_one(tw
     assert _engine._pool is not pool and _engine._pool_workers == 2
     geometry.set_num_threads(1)
     np.testing.assert_array_equal(threaded, QUERIES["segment"](lo, hi))
+
+
+def test_shares_cover_every_item_once_in_order(two_threads):
+    for m in (0, 1, 99, 100, 200, 1001, 12345):
+        pieces = _engine.in_shares(lambda lo, hi: (lo, hi), m, 100)
+        assert pieces[0][0] == 0 and pieces[-1][1] == m, m
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(pieces)), m
+        assert len(pieces) == (1 if m < 200 else 2 * _engine._PIECES), m
+
+
+def test_a_slow_thread_leaves_its_pieces_to_the_others(two_threads):
+    """A thread the machine slows (here: a pool thread stuck in its first piece) does not hold
+    the batch up: the calling thread takes the pieces left, more than an equal share, and only
+    then is the stuck one released (with equal shares it would wait for its 10 s timeout)."""
+    m = 8000
+    released = threading.Event()
+    here = [0]  # items run by the calling thread
+    waits = []
+
+    def run(lo: int, hi: int) -> int:
+        if threading.current_thread() is threading.main_thread():
+            here[0] += hi - lo
+            if here[0] > m // 2:
+                released.set()
+        else:
+            waits.append(released.wait(timeout=10))
+        return hi - lo
+
+    assert sum(_engine.in_shares(run, m, 100)) == m
+    assert all(waits) and here[0] > m // 2, (waits, here)
+
+
+@pytest.mark.parametrize("where", ["here", "in the pool"])
+def test_an_error_in_a_piece_reaches_the_caller(two_threads, where):
+    def run(lo: int, hi: int) -> int:
+        if (threading.current_thread() is threading.main_thread()) == (where == "here"):
+            raise ZeroDivisionError(where)
+        time.sleep(0.01)  # (so that neither thread takes every piece before the other starts)
+        return hi - lo
+
+    with pytest.raises(ZeroDivisionError, match=where):
+        _engine.in_shares(run, 8000, 100)
 
 
 def _in_fresh_interpreter(code: str) -> list[str]:
