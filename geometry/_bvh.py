@@ -72,21 +72,21 @@ _WALK_SHARE_MIN = 256
 
 def _in_shares(kernel: Any, tree: tuple[Any, ...], queries: tuple[np.ndarray, ...],
                *constants: Any) -> list[Any]:
-    """``kernel(*tree, *queries, *constants)`` on contiguous shares of the queries (the arrays
+    """``kernel(*tree, *queries, *constants)`` on contiguous pieces of the queries (the arrays
     in ``queries``, one row per query), on the package's threads (``_engine.in_shares``): each
-    share's result, in order."""
+    piece's result, in order."""
     def run(lo: int, hi: int) -> Any:
         return kernel(*tree, *(q[lo:hi] for q in queries), *constants)
 
     return in_shares(run, len(queries[0]), _WALK_SHARE_MIN)
 
 
-def _joined(shares: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    """One ``(offsets, positions)`` from the shares' (each share's offsets start at 0)."""
-    offsets = [shares[0][0]]
-    for share_offsets, _ in shares[1:]:
-        offsets.append(share_offsets[1:] + offsets[-1][-1])
-    return np.concatenate(offsets), np.concatenate([positions for _, positions in shares])
+def _joined(pieces: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """One ``(offsets, positions)`` from the pieces' (each piece's offsets start at 0)."""
+    offsets = [pieces[0][0]]
+    for piece_offsets, _ in pieces[1:]:
+        offsets.append(piece_offsets[1:] + offsets[-1][-1])
+    return np.concatenate(offsets), np.concatenate([positions for _, positions in pieces])
 
 
 # ----------------------------------------------------------------------------------- build
@@ -422,10 +422,10 @@ def nearest_candidates(node_min: np.ndarray, node_max: np.ndarray, child_a: np.n
     remain (collect those lines with :func:`collect_ray_candidates` and bound ``best``).
     Visits the nearer child first and skips every node whose lower bound exceeds ``best``.
     """
-    shares = _in_shares(_nearest_candidates, (node_min, node_max, child_a, child_b, leaf_min,
+    pieces = _in_shares(_nearest_candidates, (node_min, node_max, child_a, child_b, leaf_min,
                                               leaf_max, depth), (o, d, t_lo, t_hi),
                         rel, ab, orel, oab, omax, capacity)
-    best, count, positions = (np.concatenate(part) for part in zip(*shares, strict=True))
+    best, count, positions = (np.concatenate(part) for part in zip(*pieces, strict=True))
     return best, count, positions
 
 
