@@ -233,16 +233,20 @@ def test_environment_switch():
 
 
 def test_read_only_install_runs_without_a_cache():
-    """Where numba finds no writable cache location, the loops compile without a cache."""
+    """Where numba finds no writable cache location, the loops and ``BoxTree``'s build and
+    walks compile without a cache."""
     code = ("import numba.core.caching as c; c.CacheImpl._locator_classes = []; "
             "import geometry; geometry.set_jit(True); "
             "print(geometry.classify_segment_aabb([0, 0, 0], [1, 1, 1], [[0, 0, 0]] * 2, "
-            "[[1, 1, 1]] * 2).tolist())")
+            "[[1, 1, 1]] * 2).tolist()); "
+            "tree = geometry.BoxTree([[0, 0, 0], [2, 0, 0]], [[1, 1, 1], [3, 1, 1]]); "
+            "print(tree.nearest_ray_hits([-1, .5, .5], [1, 0, 0]).box_index, "
+            "tree.ray_pairs([-1, .5, .5], [1, 0, 0]).box_index.tolist())")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=300, env={**os.environ, "SLABLAB_JIT": "1"})
-    assert result.stdout.strip() == "[1, 1]", (
-        f"expected classes from an uncached compiled loop, got {result.stdout!r} "
-        f"{result.stderr[-2000:]}")
+    assert result.stdout.split("\n")[:2] == ["[1, 1]", "0 [0, 1]"], (
+        f"expected classes from an uncached compiled loop, then a tree's nearest box and pairs, "
+        f"got {result.stdout!r} {result.stderr[-2000:]}")
 
 
 def test_numba_told_not_to_compile_runs_batches_interpreted():
