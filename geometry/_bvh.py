@@ -55,14 +55,11 @@ _NORMAL_LO = 2.0**-1000  # |d| below: 1 / d may overflow or lose bits; the axis 
 _NORMAL_HI = 2.0**1000  # |d| above: 1 / d may be subnormal
 
 
-def _compiled(**options: Any) -> Any:
+def _compiled(func: Any) -> Any:
     """``numba.njit``, cached next to the package where it can write, else uncached (a
-    read-only install). No fastmath: the error bounds above assume IEEE arithmetic."""
-
-    def decorate(func: Any) -> Any:
-        return njit_cached(func, error_model="numpy", nogil=True, **options)
-
-    return decorate
+    read-only install), releasing the GIL (the walks run on the package's threads). No
+    fastmath: the error bounds above assume IEEE arithmetic."""
+    return njit_cached(func, error_model="numpy", nogil=True)
 
 
 #: The fewest queries a thread's share of a walk holds: a ray's walk takes some microseconds
@@ -92,7 +89,7 @@ def _joined(pieces: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np
 # ----------------------------------------------------------------------------------- build
 
 
-@_compiled()
+@_compiled
 def _spread_bits(v: int) -> int:
     """The low 21 bits of ``v`` spread to every third bit of a 63-bit integer."""
     v &= 0x1FFFFF
@@ -104,7 +101,7 @@ def _spread_bits(v: int) -> int:
     return v
 
 
-@_compiled()
+@_compiled
 def _quantise(c: float, c_min: float, scale: float) -> int:
     q = (c - c_min) * scale
     if not q >= 0.0:  # also NaN: an overflowed centre only costs tree quality
@@ -114,7 +111,7 @@ def _quantise(c: float, c_min: float, scale: float) -> int:
     return int(q)
 
 
-@_compiled()
+@_compiled
 def _morton_codes(box_min, box_max, keep):  # type: ignore[no-untyped-def]
     k = keep.shape[0]
     centre = np.empty((k, 3))
@@ -144,7 +141,7 @@ def _morton_codes(box_min, box_max, keep):  # type: ignore[no-untyped-def]
     return codes
 
 
-@_compiled()
+@_compiled
 def _radix_argsort(codes):  # type: ignore[no-untyped-def]
     """The stable argsort of non-negative 63-bit ``codes``: LSD radix, 11 bits a pass (a pass
     whose digit is the same for every code is skipped); ~4x faster than numpy's stable sort."""
@@ -172,7 +169,7 @@ def _radix_argsort(codes):  # type: ignore[no-untyped-def]
     return index
 
 
-@_compiled()
+@_compiled
 def _non_empty(box_min, box_max):  # type: ignore[no-untyped-def]
     n = box_min.shape[0]
     keep = np.empty(n, np.int64)
@@ -185,7 +182,7 @@ def _non_empty(box_min, box_max):  # type: ignore[no-untyped-def]
     return keep[:k]
 
 
-@_compiled()
+@_compiled
 def _split(codes, start: int, end: int) -> int:  # type: ignore[no-untyped-def]
     """First index of the right half of the sorted range [start, end) (start < it < end)."""
     first = codes[start]
@@ -207,7 +204,7 @@ def _split(codes, start: int, end: int) -> int:  # type: ignore[no-untyped-def]
     return lo
 
 
-@_compiled()
+@_compiled
 def _topology(codes, leaf_size):  # type: ignore[no-untyped-def]
     """Nodes in depth-first order, siblings adjacent: ``(child_a, child_b, depth)``.
     An inner node has children ``child_a``, ``child_b``; a leaf has ``child_b < 0`` and holds
@@ -259,7 +256,7 @@ def _topology(codes, leaf_size):  # type: ignore[no-untyped-def]
     return child_a[:count].copy(), child_b[:count].copy(), depth
 
 
-@_compiled()
+@_compiled
 def _node_bounds(child_a, child_b, leaf_min, leaf_max):  # type: ignore[no-untyped-def]
     n = child_a.shape[0]
     node_min = np.empty((n, 3), leaf_min.dtype)
@@ -289,7 +286,7 @@ def _node_bounds(child_a, child_b, leaf_min, leaf_max):  # type: ignore[no-untyp
     return node_min, node_max
 
 
-@_compiled()
+@_compiled
 def _gather(box_min, box_max, order):  # type: ignore[no-untyped-def]
     """The boxes in leaf order (numpy's row fancy-indexing measured ~5x slower)."""
     k = order.shape[0]
@@ -327,7 +324,7 @@ def build(box_min: np.ndarray, box_max: np.ndarray) -> tuple[Any, ...]:
 # ------------------------------------------------------------------------------ traversal
 
 
-@_compiled()
+@_compiled
 def _axis_mode(d: float) -> int:
     """0: an ordinary axis; 1: d == 0 (exact slab containment); 2: unconstrained (see above)."""
     if d == 0.0:
@@ -338,7 +335,7 @@ def _axis_mode(d: float) -> int:
     return 0
 
 
-@_compiled()
+@_compiled
 def _axis(lo, hi, o, i, mode, entry, exit_, inside):  # type: ignore[no-untyped-def]
     """One axis of :func:`_slab`: ``(entry, exit, inside)`` narrowed by the slab [lo, hi]."""
     if mode == 0:
@@ -353,7 +350,7 @@ def _axis(lo, hi, o, i, mode, entry, exit_, inside):  # type: ignore[no-untyped-
     return entry, exit_, inside
 
 
-@_compiled()
+@_compiled
 def _slab(lo0, lo1, lo2, hi0, hi1, hi2, o0, o1, o2, i0, i1, i2, m0, m1, m2):  # type: ignore[no-untyped-def]
     """Rounded ``(entry, exit, inside)`` of a line in a box: ``inside`` is False when a zero
     direction component puts the line outside the closed slab (exactly)."""
@@ -362,7 +359,7 @@ def _slab(lo0, lo1, lo2, hi0, hi1, hi2, o0, o1, o2, i0, i1, i2, m0, m1, m2):  # 
     return _axis(lo2, hi2, o2, i2, m2, entry, exit_, inside)
 
 
-@_compiled()
+@_compiled
 def _may_hit(entry, exit_, inside, t_lo, t_hi, rel, ab):  # type: ignore[no-untyped-def]
     """False only when the exact line interval, clamped to [t_lo, t_hi], is surely empty."""
     if not inside:
@@ -372,7 +369,7 @@ def _may_hit(entry, exit_, inside, t_lo, t_hi, rel, ab):  # type: ignore[no-unty
     return not (e > x or e > t_hi or x < t_lo)
 
 
-@_compiled()
+@_compiled
 def _enter_lower(entry, t_lo, rel, ab, orel, oab):  # type: ignore[no-untyped-def]
     """A lower bound on the public ``t_enter`` of every box in a node whose entry is ``entry``."""
     e = entry - (abs(entry) * rel + ab)
@@ -380,7 +377,7 @@ def _enter_lower(entry, t_lo, rel, ab, orel, oab):  # type: ignore[no-untyped-de
     return e - (abs(e) * orel + oab)
 
 
-@_compiled()
+@_compiled
 def _enter_upper(entry, exit_, inside, exact, t_lo, t_hi, rel, ab, orel, oab, omax):  # type: ignore[no-untyped-def]
     """An upper bound on the public ``t_enter`` of a surely hit box, else +inf."""
     if not (inside and exact):
@@ -397,7 +394,7 @@ def _enter_upper(entry, exit_, inside, exact, t_lo, t_hi, rel, ab, orel, oab, om
     return up
 
 
-@_compiled()
+@_compiled
 def _line_setup(o, d, r):  # type: ignore[no-untyped-def]
     o0, o1, o2 = o[r, 0], o[r, 1], o[r, 2]
     m0, m1, m2 = _axis_mode(d[r, 0]), _axis_mode(d[r, 1]), _axis_mode(d[r, 2])
@@ -429,7 +426,7 @@ def nearest_candidates(node_min: np.ndarray, node_max: np.ndarray, child_a: np.n
     return best, count, positions
 
 
-@_compiled()
+@_compiled
 def _nearest_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max, depth, o, d,  # type: ignore[no-untyped-def]
                         t_lo, t_hi, rel, ab, orel, oab, omax, capacity):
     """:func:`nearest_candidates` for the lines given, in this thread."""
@@ -525,7 +522,7 @@ def _nearest_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max
     return best_out, count_out, positions
 
 
-@_compiled()
+@_compiled
 def _visit_lines(node_min, node_max, child_a, child_b, leaf_min, leaf_max, stack, o, d,  # type: ignore[no-untyped-def]
                  r, tl, th, bound, rel, ab, orel, oab, out, start):
     """Walk the tree for line ``r``; count its candidates (and write their leaf positions at
@@ -580,7 +577,7 @@ def collect_ray_candidates(node_min: np.ndarray, node_max: np.ndarray, child_a: 
                               (o, d, t_lo, t_hi, bound), rel, ab, orel, oab))
 
 
-@_compiled()
+@_compiled
 def _collect_ray_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max, depth,  # type: ignore[no-untyped-def]
                             o, d, t_lo, t_hi, bound, rel, ab, orel, oab):
     """:func:`collect_ray_candidates` for the lines given, in this thread."""
@@ -605,14 +602,14 @@ def _collect_ray_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf
     return offsets, boxes
 
 
-@_compiled()
+@_compiled
 def _overlaps(lo, hi, j, q_min, q_max, r):  # type: ignore[no-untyped-def]
     return (lo[j, 0] <= q_max[r, 0] and q_min[r, 0] <= hi[j, 0]
             and lo[j, 1] <= q_max[r, 1] and q_min[r, 1] <= hi[j, 1]
             and lo[j, 2] <= q_max[r, 2] and q_min[r, 2] <= hi[j, 2])
 
 
-@_compiled()
+@_compiled
 def _visit_boxes(node_min, node_max, child_a, child_b, leaf_min, leaf_max, stack,  # type: ignore[no-untyped-def]
                  q_min, q_max, r, out, start):
     """Like :func:`_visit_lines` for the boxes that overlap query box ``r`` (closed, exact)."""
@@ -654,7 +651,7 @@ def collect_box_candidates(node_min: np.ndarray, node_max: np.ndarray, child_a: 
                               (q_min, q_max)))
 
 
-@_compiled()
+@_compiled
 def _collect_box_candidates(node_min, node_max, child_a, child_b, leaf_min, leaf_max,  # type: ignore[no-untyped-def]
                             depth, q_min, q_max):
     """:func:`collect_box_candidates` for the query boxes given, in this thread."""

@@ -96,9 +96,8 @@ from ._tolerances import ORTHONORMAL_ATOL
 
 __all__ = [
     "AXES", "BOOL", "BOX_MAX", "BOX_MIN", "CLASS", "DIRECTION", "POINT", "T", "T_MAX", "T_MIN",
-    "Kind", "Query", "as_float_array", "axes_doubt", "call_threads", "get_jit", "get_num_threads",
-    "in_shares", "jitable", "njit_cached", "set_jit", "set_num_threads", "interpreted",
-    "two_product",
+    "Kind", "Query", "as_float_array", "axes_doubt", "get_jit", "get_num_threads", "in_shares",
+    "jitable", "njit_cached", "set_jit", "set_num_threads", "interpreted", "two_product",
 ]
 
 
@@ -168,7 +167,7 @@ def _numba_jit_disabled() -> bool:
 
 def _after_fork() -> None:
     """In a forked child (multiprocessing's fork, a preforking server) only the forking thread
-    runs: the parent's pool threads do not exist there, and a share handed to that pool would
+    runs: the parent's pool threads do not exist there, and a piece left to that pool would
     wait for ever, so the child's next large batch makes a pool of its own; and a query's
     lock that another thread held (compiling a loop) would never be released, so each is new."""
     global _pool, _pool_workers
