@@ -1,8 +1,9 @@
 """The one table of the demo's key and mouse bindings.
 
-The window's key handler dispatches through it (key name -> action), its mouse handler takes
-each button's drag from it, the help overlay (H) lists it, and :func:`bindings_markdown` renders
-it for the README (a test checks that README.md's controls table is exactly this one).
+The input controller (:mod:`app.controller`) dispatches keys through it (key name -> action)
+and takes each button's drag from it, the help overlay (H) lists it, and
+:func:`bindings_markdown` renders it for the README (a test checks that README.md's controls
+table is exactly this one).
 
 Key names are moderngl-window's key attribute names (``wnd.keys.TAB``); mouse buttons are
 moderngl-window's numbers (1 left, 2 right, 3 middle).
@@ -19,12 +20,13 @@ LEFT, RIGHT, MIDDLE = 1, 2, 3
 
 @dataclass(frozen=True)
 class Binding:
-    """One row: ``inputs`` as shown to the user, what it does, and how the window finds it.
+    """One row: ``inputs`` as shown to the user, what it does, and how the controller finds it.
 
-    ``keys``: key names that trigger ``action`` (a ``SlabLabWindow.action_<action>`` method
-    called with the key's name and whether Shift was held). ``drag``: (button, shift) pairs
-    whose drag performs ``action`` (``orbit`` or ``pan``). Rows with neither describe input the
-    mouse handler interprets itself (handles, clicks, the wheel).
+    ``keys``: key names that trigger ``action`` (a ``Controller.action_<action>`` method of
+    :mod:`app.controller`, called with the key's name and whether Shift was held). ``drag``:
+    (button, shift) pairs whose drag performs ``action`` (``orbit`` or ``pan``). Rows with
+    neither describe input the controller's mouse handling interprets itself (handles, clicks,
+    the wheel).
     """
 
     inputs: str

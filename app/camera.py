@@ -1,11 +1,18 @@
-"""The orbit camera, and the ONE place where PyGLM matrices become pyrr-convention numpy arrays.
+"""The orbit camera: moderngl-window's, and the ONE place where its PyGLM matrices become
+pyrr-convention numpy arrays.
 
 moderngl-window's cameras hand out ``glm.mat4`` (column vectors, ``p' = M @ p``); slablab's
 ``geometry`` and pyrr use row vectors (``p' = [p, 1] @ M``, translation in ``M[3, :3]``). The two
 are transposes of each other: :func:`glm_to_pyrr` is the conversion, and every other module asks
-this one for numpy matrices (``view_matrix``, ``projection_matrix``, ``view_projection``).
-A pyrr-convention matrix uploaded as raw float32 bytes is exactly the matrix GLSL expects
-(``gl_Position = m * vec4(p, 1)``), so shaders receive ``M.astype("f4").tobytes()``.
+this one for numpy matrices (``view_matrix``, ``projection_matrix``, ``view_projection``), which
+are combined and inverted with pyrr. A pyrr-convention matrix uploaded as raw float32 bytes is
+exactly the matrix GLSL expects (``gl_Position = m * vec4(p, 1)``), so shaders receive
+``M.astype("f4").tobytes()``.
+
+The view and projection themselves stay PyGLM's (float32, glm's formulas): where surfaces
+coincide (explain mode's slab planes on box faces) the picture depends on the matrices' last
+bits, and pyrr's ``create_look_at`` / ``create_perspective_projection`` round differently in 2 or
+3 entries, which moves a few hundred of those pixels.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ except ImportError:  # pragma: no cover
     import glm  # type: ignore[no-redef]
 import numpy as np
 from moderngl_window.scene.camera import OrbitCamera as _MglwOrbitCamera
+from pyrr import matrix44
 
 from app.scene import CameraSpec
 
@@ -129,7 +137,8 @@ class OrbitCamera(_MglwOrbitCamera):
         return glm_to_pyrr(self.projection.matrix)
 
     def view_projection(self) -> np.ndarray:
-        return self.view_matrix() @ self.projection_matrix()
+        """(4, 4) ``V @ P``: ``[p, 1] @ VP`` is the clip position (what the shaders get)."""
+        return matrix44.multiply(self.view_matrix(), self.projection_matrix())
 
     def clip(self, points) -> np.ndarray:
         """Homogeneous clip coordinates ``[p, 1] @ V @ P`` of world ``points`` (..., 3) ->
@@ -153,7 +162,7 @@ class OrbitCamera(_MglwOrbitCamera):
         """World-space picking ray (origin at the eye, unit direction) through pixel (x, y)."""
         width, height = max(size[0], 1), max(size[1], 1)
         ndc = np.array([2 * x / width - 1, 1 - 2 * y / height])
-        inv = np.linalg.inv(self.view_projection())
+        inv = matrix44.inverse(self.view_projection())
         near = np.array([ndc[0], ndc[1], -1.0, 1.0]) @ inv
         far = np.array([ndc[0], ndc[1], 1.0, 1.0]) @ inv
         a, b = near[:3] / near[3], far[:3] / far[3]

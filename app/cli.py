@@ -169,7 +169,7 @@ def _apply_options(app, args) -> None:
     if args.select is not None:
         st.selected = args.select
     if args.explain:
-        app.on_key_event(app.wnd.keys.X, app.wnd.keys.ACTION_PRESS, None)
+        st.set_explain(True)  # what the X key does (it toggles; the demo starts with it off)
         st.lesson_triangle, st.lesson_step = args.triangle, args.step
 
 

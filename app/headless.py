@@ -27,14 +27,11 @@ def headless_app(scene: Scene | None = None, size: tuple[int, int] = (320, 180))
         _APP = create_window(scene, headless=True, size=size)
     else:
         if tuple(_APP.wnd.size) != tuple(size):
-            _APP.wnd.size = size  # recreates the headless framebuffer at the new size ...
-            # ... but moderngl-window 3.1's headless window leaves buffer_size (what viewports
-            # and reads use) at the old size; a real window's resize sets both.
-            _APP.wnd._buffer_width, _APP.wnd._buffer_height = size
+            _APP.wnd.size = size  # a new framebuffer (HeadlessWindow: buffer_size follows)
             _APP.on_resize(*size)
         if scene is not None:
             _APP.show_scene(scene)
-    _APP.message = ""
+    _APP.controller.message = ""
     return _APP
 
 
@@ -56,10 +53,7 @@ def render_scene_image(scene: Scene, size: tuple[int, int] = (1280, 720), *,
         app.camera.reset(camera)
     state.show_help, state.highlight_triangles = show_help, highlight_triangles
     state.selected = selected
-    state.explain = False
-    if explain and selected is None and len(state.boxes):
-        state.selected = int(np.argmax(state.classes > 0)) if state.classes.any() else 0
-    state.explain = explain
+    state.set_explain(explain)
     state.lesson_step, state.lesson_triangle = step, triangle
     if anim_time:
         state.playing = True

@@ -15,8 +15,6 @@ axes in the test's order, then the verdict).
 
 from __future__ import annotations
 
-import numpy as np
-
 from app.lesson_axes import TRIANGLE_STEPS, triangle_lesson
 from app.lesson_layout import FONT, PANEL_X, Lesson
 from app.lesson_slabs import SEGMENT_STEPS, segment_lesson
@@ -49,9 +47,7 @@ def step_lesson(state: DemoState, key: str) -> str:
     if not len(state.boxes):
         return "no box to explain"
     if not state.explain or state.selected is None:
-        state.explain = True
-        if state.selected is None:
-            state.selected = int(np.argmax(state.classes > 0)) if state.classes.any() else 0
+        state.set_explain(True)
     if key == "G":
         count = len(state.scene.triangles)
         if not count:

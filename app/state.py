@@ -1,8 +1,9 @@
 """What the demo shows, without any OpenGL: the segment, the (animated) boxes, their classes,
 the selection, the toggles. Every answer about intersection comes from ``geometry``.
 
-The window turns input events into calls on :class:`DemoState`; renderers read it and upload
-only what changed (``take_moved()`` / ``take_recoloured()``). Tests can drive it directly.
+The input controller (:mod:`app.controller`) turns events into calls on :class:`DemoState`;
+renderers read it and upload only what changed (``take_moved()`` / ``take_recoloured()``).
+Tests can drive it directly.
 """
 
 from __future__ import annotations
@@ -131,7 +132,6 @@ class DemoState:
         self.highlight_triangles = True
         self.show_none = True  # NONE (green) boxes drawn; hidden, picking skips them too
         self.playing = False
-        self.fine = False
         self.load(scene)
 
     # ------------------------------------------------------------------ scene
@@ -183,6 +183,13 @@ class DemoState:
         delta = np.asarray(delta, dtype=np.float64)
         self.set_segment(self.start + delta if part in ("start", "both") else None,
                          self.end + delta if part in ("end", "both") else None)
+
+    def set_explain(self, on: bool) -> None:
+        """Explain mode on or off. On, it needs a box: with none selected, the first non-green
+        one (else box 0) is selected."""
+        self.explain = on
+        if on and self.selected is None and len(self.boxes):
+            self.selected = int(np.argmax(self.classes > 0)) if self.classes.any() else 0
 
     def cycle_part(self) -> str:
         self.part = SEGMENT_PARTS[(SEGMENT_PARTS.index(self.part) + 1) % len(SEGMENT_PARTS)]

@@ -1,5 +1,6 @@
-"""The demo's one WindowConfig: composes the scene state, the orbit camera, picking, the
-renderers and the HUD, and turns mouse/keyboard events into calls on them.
+"""The demo's one WindowConfig: wires the scene state, the orbit camera, the input controller
+(:mod:`app.controller`, where every mouse and key event goes), the renderers and the HUD, and
+draws frames.
 
 Create it with :func:`create_window` (a real pyglet window, or a headless EGL one for tests and
 screenshots); both run the same ``render_frame``.
@@ -7,9 +8,6 @@ screenshots); both run the same ``render_frame``.
 
 from __future__ import annotations
 
-import math
-import time
-import weakref
 from pathlib import Path
 from typing import Any
 
@@ -19,40 +17,15 @@ import numpy as np
 from moderngl_window.context.base import BaseWindow, KeyModifiers
 
 import geometry
-from app.bindings import DRAG_ACTIONS, KEY_ACTIONS, LEFT
+from app.bindings import KEY_ACTIONS
 from app.camera import OrbitCamera
+from app.controller import Controller
 from app.headless_window import HeadlessWindow
 from app.images import save_image, save_new_image
-from app.lesson import step_lesson
-from app.presets import number_key_scene, random_scene
 from app.resources import SHADERS_DIR
-from app.scene import Boxes, Scene, resolve_scene
+from app.scene import Scene, resolve_scene
 from app.state import DemoState
 from app.view import SceneView
-
-HANDLE_RADIUS_PX = 14.0  # how close (pixels) a click must be to grab a handle
-BODY_RADIUS_PX = 8.0  # ... or the segment's body
-CLICK_SLOP_PX = 4.0  # a press+release that moved less than this is a click
-FINE = 0.1  # Shift: keyboard steps are this fraction of the normal step
-#: zoom keeps the camera between these fractions of the scene's size from its target
-MIN_ZOOM, MAX_ZOOM = 0.02, 6.0
-
-
-def scene_extent(boxes: Boxes, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, float]:
-    """Centre and diagonal (world units, at least 1) of the bounding box of the boxes and the
-    segment: the scene's size, which keyboard steps and zoom limits scale with."""
-    pts = np.concatenate([boxes.box_min, boxes.box_max, [start, end]])
-    lo, hi = pts.min(axis=0), pts.max(axis=0)
-    return (lo + hi) / 2, max(float(np.linalg.norm(hi - lo)), 1.0)
-
-
-def keyboard_step(extent: float) -> float:
-    """One key press moves the segment or a box by about 1/32 of the scene's size, rounded to
-    1, 2, 2.5 or 5 times a power of ten (0.25 for the blog scene)."""
-    raw = extent / 32
-    power = 10.0 ** math.floor(math.log10(raw))
-    return min((m * power for m in (1, 2, 2.5, 5, 10)), key=lambda v: abs(math.log(v / raw)))
-
 
 #: GL_RENDERER substrings of software rasterisers: there multisampling multiplies the cost of
 #: every fragment (4 samples: ~2.6x the frame time of 6000 boxes on llvmpipe), so it is off by
@@ -61,6 +34,8 @@ SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software rasterizer", "
                       "swiftshader")
 #: multisampling where the renderer is a GPU and --samples is not given
 GPU_SAMPLES = 4
+#: key names of the Shift keys (held: fine steps, and Shift+middle-drag pans)
+SHIFT_KEYS = ("LEFT_SHIFT", "RIGHT_SHIFT")
 
 
 class SamplesError(ValueError):
@@ -86,12 +61,6 @@ def choose_samples(requested: int | None, renderer: str, max_samples: int) -> in
     return requested
 
 
-def _point_segment_distance_2d(p, a, b) -> float:
-    ab = b - a
-    t = 0.0 if not ab.any() else float(np.clip(np.dot(p - a, ab) / np.dot(ab, ab), 0, 1))
-    return float(np.linalg.norm(p - (a + t * ab)))
-
-
 class SlabLabWindow(mglw.WindowConfig):
     title = "slablab - segment vs box (H for help)"
     gl_version = (3, 3)
@@ -112,42 +81,26 @@ class SlabLabWindow(mglw.WindowConfig):
         #: context exists and knows its renderer
         self.samples = choose_samples(samples, self.ctx.info["GL_RENDERER"], self.ctx.max_samples)
         self._msaa: moderngl.Framebuffer | None = None
-        self.seed = seed
         self.screenshot_dir = Path(screenshot_dir)
         self.state = DemoState(scene if scene is not None else resolve_scene("blog"))
         w, h = self.wnd.size
         self.camera = OrbitCamera(self.state.scene.camera, w / h if w and h else 16 / 9)
+        #: all input goes there; the event methods below only forward (and ask for a frame)
+        self.controller = Controller(self.state, self.camera, lambda: self.wnd.size, seed=seed,
+                                     save_screenshot=self.save_screenshot, close=self.wnd.close)
         self.view = SceneView(self.ctx, self.load_program)
-        names = (*KEY_ACTIONS, "LEFT_SHIFT", "RIGHT_SHIFT")
+        names = (*KEY_ACTIONS, *SHIFT_KEYS)
         self.key_names = {getattr(self.wnd.keys, n): n for n in names}
-        self.message = ""
-        self._message_until = 0.0
         self.frame_ms = 0.0  # smoothed cost of a frame (app.loop; 0: not measured)
         self.frame_ms_last = 0.0  # the last frame's cost
-        self._drag: str | None = None  # "start" | "end" | "both" | "orbit" | "pan" | "click"
-        self._drag_button: int | None = None
-        self._press_xy = np.zeros(2)
-        self._grab_point: np.ndarray | None = None
-        self._shift = False
         self._dirty = True  # the picture may have changed since the last frame (app.loop)
-        self._measure_scene()
 
     # ------------------------------------------------------------- scene/frame
-    def _measure_scene(self) -> None:
-        st = self.state
-        self.scene_centre, self.extent = scene_extent(st.base_boxes, st.start, st.end)
-        self.step = keyboard_step(self.extent)
-
     def show_scene(self, scene: Scene) -> None:
         """Show ``scene``: its boxes, segment, rays and camera. (Not ``load_scene``, which is
         moderngl-window's loader of 3D model files.)"""
-        self.state.load(scene)
-        self.camera.reset(scene.camera)
-        self._measure_scene()
-        self.say(f"scene: {scene.name}")
-
-    def say(self, message: str, seconds: float = 4.0) -> None:
-        self.message, self._message_until = message, time.monotonic() + seconds
+        self.controller.show_scene(scene)
+        self._dirty = True
 
     @property
     def size(self) -> tuple[int, int]:
@@ -158,13 +111,12 @@ class SlabLabWindow(mglw.WindowConfig):
     def render_frame(self, target=None) -> None:
         """Draw one frame into the window's framebuffer, or into ``target`` (window and
         headless alike)."""
-        if self.message and time.monotonic() > self._message_until:
-            self.message = ""
+        message = self.controller.current_message()
         width, height = self.wnd.buffer_size
         size = (width, height)
         if not self.samples or min(size) <= 0:
             (target or self.wnd).use()
-            self.view.draw(self.state, self.camera, size, self.frame_ms, self.message)
+            self.view.draw(self.state, self.camera, size, self.frame_ms, message)
             return
         if self._msaa is None or self._msaa.size != size:
             if self._msaa is not None:
@@ -175,7 +127,7 @@ class SlabLabWindow(mglw.WindowConfig):
                 self.ctx.renderbuffer(size, 4, samples=self.samples),
                 self.ctx.depth_renderbuffer(size, samples=self.samples))
         self._msaa.use()
-        self.view.draw(self.state, self.camera, size, self.frame_ms, self.message)
+        self.view.draw(self.state, self.camera, size, self.frame_ms, message)
         self.ctx.copy_framebuffer(target or self.wnd.fbo, self._msaa)
         (target or self.wnd).use()
 
@@ -204,8 +156,7 @@ class SlabLabWindow(mglw.WindowConfig):
     def wants_frame(self) -> bool:
         """Whether the loop must draw: input changed something since the last frame, the
         animation plays, or a HUD message has just expired."""
-        expired = bool(self.message) and time.monotonic() > self._message_until
-        return self._dirty or self.state.playing or expired
+        return self._dirty or self.state.playing or self.controller.message_expired()
 
     def on_render(self, time: float, frame_time: float) -> None:
         self.state.step(frame_time)
@@ -227,194 +178,40 @@ class SlabLabWindow(mglw.WindowConfig):
         else:
             path = save_image(image, path)
         print(f"screenshot saved: {path}", flush=True)
-        self.say(f"saved {path}")
+        self.controller.say(f"saved {path}")
         return path
 
-    # ------------------------------------------------------------------ mouse
-    def _handle_hit(self, x: float, y: float) -> str | None:
-        pts = self.camera.project(np.stack([self.state.start, self.state.end]), self.size)
-        p = np.array([x, y], dtype=np.float64)
-        if not np.isfinite(pts[:, :2]).all():
-            return None
-        d_start, d_end = (np.linalg.norm(pts[i, :2] - p) for i in range(2))
-        if min(d_start, d_end) <= HANDLE_RADIUS_PX:
-            return "start" if d_start <= d_end else "end"
-        if _point_segment_distance_2d(p, pts[0, :2], pts[1, :2]) <= BODY_RADIUS_PX:
-            return "both"
-        return None
-
-    def _plane_point(self, x: float, y: float) -> np.ndarray | None:
-        """Where the cursor ray meets the plane facing the camera through the grabbed point."""
-        origin, direction = self.camera.ray(x, y, self.size)
-        normal = self.camera.basis()[2]
-        denom = float(np.dot(direction, normal))
-        if abs(denom) < 1e-9:
-            return None
-        t = float(np.dot(self._grab_point - origin, normal)) / denom
-        return origin + t * direction
-
-    def _pick_at(self, x: float, y: float) -> int | None:
-        origin, direction = self.camera.ray(x, y, self.size)
-        return self.state.pick(origin, direction)[0]
-
+    # ------------------------------------------- events: forwarded to the controller
     def on_mouse_position_event(self, x: int, y: int, dx: int, dy: int) -> None:
-        hovered = self._pick_at(x, y)
-        if hovered != self.state.hovered:
-            self.state.hovered, self._dirty = hovered, True
+        hovered = self.state.hovered
+        self.controller.mouse_move(x, y)
+        self._dirty |= self.state.hovered != hovered
 
     def on_mouse_press_event(self, x: int, y: int, button: int) -> None:
         self._dirty = True
-        self._drag_button, self._press_xy = button, np.array([x, y], dtype=np.float64)
-        shift = self._shift or bool(getattr(self.wnd.modifiers, "shift", False))
-        part = self._handle_hit(x, y) if button == LEFT else None
-        if part is not None:
-            self._drag = part
-            self._grab_point = {"start": self.state.start, "end": self.state.end}.get(
-                part, (self.state.start + self.state.end) / 2).copy()
-            # grab the body where it was clicked, not at its midpoint
-            if part == "both":
-                hit = self._plane_point(x, y)
-                self._grab_point = hit if hit is not None else self._grab_point
-        elif button == LEFT:
-            self._drag = "click"  # a click selects; moved past CLICK_SLOP_PX it orbits
-        else:
-            self._drag = DRAG_ACTIONS.get((button, shift))
+        self.controller.mouse_press(x, y, button, bool(getattr(self.wnd.modifiers, "shift", False)))
 
     def on_mouse_drag_event(self, x: int, y: int, dx: int, dy: int) -> None:
         self._dirty = True
-        if self._drag == "click" and np.hypot(*(np.array([x, y]) - self._press_xy)) > \
-                CLICK_SLOP_PX:
-            self._drag = DRAG_ACTIONS[(LEFT, False)]
-            dx, dy = x - self._press_xy[0], y - self._press_xy[1]  # the slop counts too
-        if self._drag in ("orbit", "pan"):
-            self.state.hovered = None  # what was under the cursor moves away
-            if self._drag == "orbit":
-                self.camera.orbit(dx, dy)
-            else:
-                self.camera.pan(dx, dy, self.size[1])
-                self._keep_scene_in_reach()
-        elif self._drag in ("start", "end", "both"):
-            point = self._plane_point(x, y)
-            if point is not None:
-                self.state.move_segment(point - self._grab_point, self._drag)
-                self._grab_point = point
+        self.controller.mouse_drag(x, y, dx, dy)
 
     def on_mouse_release_event(self, x: int, y: int, button: int) -> None:
         self._dirty = True
-        if self._drag == "click":
-            self.state.selected = self._pick_at(x, y)
-        else:  # after a drag the hover outline is stale until the cursor moves again
-            self.state.hovered = None
-        self._drag = self._drag_button = None
+        self.controller.mouse_release(x, y)
 
     def on_mouse_scroll_event(self, x_offset: float, y_offset: float) -> None:
         self._dirty = True
-        cam, before = self.camera, self.camera.radius
-        cam.zoom(y_offset)
-        cam.radius = min(max(cam.radius, MIN_ZOOM * self.extent), MAX_ZOOM * self.extent)
-        if y_offset > 0 and cam.radius < before and self._eye_in_a_box():
-            cam.radius = before  # one more step would put the camera inside a box
-            self.say("zoom stops here: the camera would enter a box", 2.0)
-
-    def _eye_in_a_box(self) -> bool:
-        """Whether the camera's eye is inside (or on) a box as drawn."""
-        b, eye = self.state.boxes, self.camera.eye()
-        local = np.einsum("nij,nj->ni", b.axes, eye - b.center)
-        return bool((np.abs(local) <= b.half_size).all(axis=1).any())
-
-    def _keep_scene_in_reach(self) -> None:
-        """Pan keeps the camera's target within the scene's size of its centre."""
-        target = np.array(self.camera.target, dtype=np.float64)
-        offset = target - self.scene_centre
-        far = float(np.linalg.norm(offset))
-        if far > self.extent:
-            self.camera.set_target(self.scene_centre + offset * (self.extent / far))
-
-    # --------------------------------------------------------------- keyboard
-    def _camera_moves(self) -> dict[str, np.ndarray]:
-        right, _, forward = self.camera.basis()
-        flat_fwd = np.array([forward[0], 0.0, forward[2]])
-        flat_fwd = flat_fwd / (np.linalg.norm(flat_fwd) or 1.0)
-        flat_right = np.array([right[0], 0.0, right[2]])
-        flat_right = flat_right / (np.linalg.norm(flat_right) or 1.0)
-        up = np.array([0.0, 1.0, 0.0])
-        return {"W": flat_fwd, "S": -flat_fwd, "D": flat_right, "A": -flat_right, "E": up, "Q": -up,
-                "UP": flat_fwd, "DOWN": -flat_fwd, "RIGHT": flat_right, "LEFT": -flat_right,
-                "PAGE_UP": up, "PAGE_DOWN": -up}
+        self.controller.scroll(y_offset)
 
     def on_key_event(self, key, action, modifiers: KeyModifiers) -> None:
-        """Dispatch through :data:`app.bindings.KEY_ACTIONS` to ``action_<name>``."""
+        """Shift keys are tracked; a press of a key of :data:`app.bindings.KEY_ACTIONS` runs
+        its action."""
         self._dirty = True
         name = self.key_names.get(key)
-        if name in ("LEFT_SHIFT", "RIGHT_SHIFT"):
-            self._shift = action == self.wnd.keys.ACTION_PRESS
-            return
-        if action != self.wnd.keys.ACTION_PRESS or name is None:
-            return
-        shift = bool(getattr(modifiers, "shift", False)) or self._shift
-        getattr(self, f"action_{KEY_ACTIONS[name].action}")(name, shift)
-
-    # one method per action of app.bindings.BINDINGS: (key name, Shift held)
-    def action_move_segment(self, name: str, shift: bool) -> None:
-        self.state.move_segment(self._camera_moves()[name] * self.step * (FINE if shift else 1))
-
-    def action_move_box(self, name: str, shift: bool) -> None:
-        st = self.state
-        if st.selected is None:
-            self.say("select a box first (left-click it)")
-        else:
-            step = self.step * (FINE if shift else 1)
-            st.move_box(st.selected, self._camera_moves()[name] * step)
-
-    def action_cycle_part(self, name: str, shift: bool) -> None:
-        self.say(f"keys move: {self.state.cycle_part()}")
-
-    def action_play(self, name: str, shift: bool) -> None:
-        self.state.playing = not self.state.playing
-
-    def action_random(self, name: str, shift: bool) -> None:
-        self.seed += 1
-        self.show_scene(random_scene(max(len(self.state.boxes), 100), self.seed))
-
-    def action_preset(self, name: str, shift: bool) -> None:
-        scene = number_key_scene(int(name[-1]), self.seed)
-        if scene is not None:
-            self.show_scene(scene)
-
-    def action_explain(self, name: str, shift: bool) -> None:
-        st = self.state
-        st.explain = not st.explain
-        if st.explain and st.selected is None and len(st.boxes):
-            # explain needs a box: take the first non-green one (else box 0)
-            st.selected = int(np.argmax(st.classes > 0)) if st.classes.any() else 0
-
-    def action_toggle_none(self, name: str, shift: bool) -> None:
-        st = self.state
-        st.show_none = not st.show_none
-        if not st.show_none and st.hovered is not None and st.classes[st.hovered] == 0:
-            st.hovered = None
-        self.say(f"NONE boxes {'shown' if st.show_none else 'hidden'}")
-
-    def action_lesson(self, name: str, shift: bool) -> None:
-        self.say(step_lesson(self.state, name))
-
-    def action_triangles(self, name: str, shift: bool) -> None:
-        self.state.highlight_triangles = not self.state.highlight_triangles
-
-    def action_help(self, name: str, shift: bool) -> None:
-        self.state.show_help = not self.state.show_help
-
-    def action_screenshot(self, name: str, shift: bool) -> None:
-        try:
-            self.save_screenshot()
-        except OSError as exc:
-            self.say(f"screenshot failed: {exc}")
-
-    def action_home(self, name: str, shift: bool) -> None:
-        self.camera.reset()
-
-    def action_quit(self, name: str, shift: bool) -> None:
-        self.wnd.close()
+        if name in SHIFT_KEYS:
+            self.controller.shift = action == self.wnd.keys.ACTION_PRESS
+        elif name is not None and action == self.wnd.keys.ACTION_PRESS:
+            self.controller.key(name, bool(getattr(modifiers, "shift", False)))
 
 
 def create_window(scene: Scene | None = None, *, headless: bool = False,
@@ -450,7 +247,7 @@ def create_window(scene: Scene | None = None, *, headless: bool = False,
     except SamplesError:
         wnd.destroy()
         raise
-    wnd._config = weakref.ref(app)  # as moderngl_window.create_window_config_instance does
+    wnd.config = app  # moderngl-window's own event wiring (what run_window_config does)
     wnd.swap_buffers()
     wnd.set_default_viewport()
     app.on_resize(*wnd.size)

@@ -127,7 +127,7 @@ def test_negative_seeds_have_their_own_scenes_and_number_keys_take_them():
 
 
 def test_seed_minus_one_then_key_7(gl_app):
-    gl_app.seed = -1
+    gl_app.controller.seed = -1
     gl_app.on_key_event(gl_app.wnd.keys.NUMBER_7, gl_app.wnd.keys.ACTION_PRESS, None)
     assert gl_app.state.scene.name == "random-150-seed-1"
 

@@ -79,7 +79,7 @@ def test_hidden_none_boxes_leave_no_green_and_picking_skips_them(egl_app):
                   for i in np.flatnonzero(st.classes == 1) for s in signs]
     for point in candidates:
         x, y = demo.camera.project(point, demo.size)[:2]
-        if demo._handle_hit(x, y) is not None:
+        if demo.controller.handle_at(x, y) is not None:
             continue  # a press there grabs the segment
         origin, direction = demo.camera.ray(x, y, demo.size)
         shown_first, _ = first_hit(origin, direction, st.boxes)

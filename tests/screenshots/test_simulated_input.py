@@ -1,7 +1,8 @@
 """Simulated input, headless: the app's WindowConfig driven with synthesised moderngl-window
 events (``on_mouse_press_event`` / ``on_mouse_drag_event`` / ``on_mouse_release_event`` /
-``on_mouse_scroll_event`` / ``on_mouse_position_event`` / ``on_key_event``), checking both the
-state (classes from ``geometry``) and the pixels.
+``on_mouse_scroll_event`` / ``on_mouse_position_event`` / ``on_key_event``), checking the
+pixels along with the state. What the input does to the state alone (steps, picking) is tested
+without OpenGL in ``tests/app/test_controller.py``.
 
 moderngl-window buttons: 1 left, 2 right, 3 middle. Keys: ``app.wnd.keys.<NAME>`` (the headless
 window gives every key a distinct value, see ``app/headless_window.py``).
@@ -41,9 +42,7 @@ def _scene(data, name="input-test"):
 def _load(app, scene):
     from app.headless import headless_app
 
-    app = headless_app(scene, tuple(app.wnd.size))
-    app.message = ""
-    return app
+    return headless_app(scene, tuple(app.wnd.size))
 
 
 def _key(app, name, shift=False):
@@ -52,7 +51,7 @@ def _key(app, name, shift=False):
     keys = app.wnd.keys
     app.on_key_event(getattr(keys, name), keys.ACTION_PRESS, mods)
     app.on_key_event(getattr(keys, name), keys.ACTION_RELEASE, mods)
-    app.message = ""  # transient HUD messages ("keys move: start") are not under test
+    app.controller.message = ""  # transient HUD messages ("keys move: start") are not under test
 
 
 def _drag(app, button, start_xy, end_xy, steps=12, on_step=None):
@@ -152,38 +151,6 @@ def test_shift_middle_drag_pans_like_right_drag(demo):
 
 
 # --- keyboard -------------------------------------------------------------------------------
-@pytest.mark.parametrize("shift", [False, True], ids=["step", "fine-step"])
-def test_tab_and_wasdqe_move_the_chosen_end_by_the_documented_step(demo, shift):
-    from app.window import FINE
-
-    step = demo.step * (FINE if shift else 1)
-    assert demo.step == 0.25, "the blog scene's keyboard step (1/32 of its size, rounded)"
-    st = demo.state
-    # the camera's right and forward, flattened onto the ground (WASD are camera-relative)
-    v = demo.camera.view_matrix()
-    right, back = v[:3, 0], v[:3, 2]
-    right = np.array([right[0], 0, right[2]]) / math.hypot(right[0], right[2])
-    fwd = -np.array([back[0], 0, back[2]]) / math.hypot(back[0], back[2])
-    up = np.array([0.0, 1.0, 0.0])
-    moves = {"D": right, "A": -right, "W": fwd, "S": -fwd, "E": up, "Q": -up}
-    assert st.part == "both"
-    for part in ("start", "end", "both"):
-        _key(demo, "TAB")
-        assert st.part == part, f"Tab should cycle start -> end -> both, got {st.part}"
-        for key, direction in moves.items():
-            s0, e0 = st.start.copy(), st.end.copy()
-            _key(demo, key, shift=shift)
-            want_s = s0 + step * direction if part in ("start", "both") else s0
-            want_e = e0 + step * direction if part in ("end", "both") else e0
-            np.testing.assert_allclose(st.start, want_s, atol=1e-9,
-                                       err_msg=f"{key} with {part} chosen moved start wrongly")
-            np.testing.assert_allclose(st.end, want_e, atol=1e-9,
-                                       err_msg=f"{key} with {part} chosen moved end wrongly")
-            expected = geometry.classify_segment_aabb(st.start, st.end, st.boxes.box_min,
-                                                      st.boxes.box_max)
-            np.testing.assert_array_equal(st.classes, expected)
-
-
 @pytest.mark.parametrize("key", ["H", "F1"])
 def test_help_overlay_toggles(demo, key):
     base = render_app(demo)
@@ -212,72 +179,6 @@ def test_screenshot_key_writes_the_frame(demo, key, tmp_path, capsys):
     saved = np.asarray(Image.open(files[0]).convert("RGB"))
     assert saved.shape == frame.shape
     assert compare_images(saved, frame).max_channel_diff == 0, "the PNG is not the frame shown"
-
-
-# --- picking --------------------------------------------------------------------------------
-def _expected_pick(app, x, y):
-    """Nearest box along the ray through pixel (x, y), computed with pyrr-convention maths
-    (inverse view-projection) and geometry.intersect_ray_aabb."""
-    w, h = app.size
-    inv = np.linalg.inv(app.camera.view_matrix() @ app.camera.projection_matrix())
-    ndc = [2 * (x + 0.0) / w - 1, 1 - 2 * (y + 0.0) / h]
-    near = np.array([*ndc, -1.0, 1.0]) @ inv
-    far = np.array([*ndc, 1.0, 1.0]) @ inv
-    a, b = near[:3] / near[3], far[:3] / far[3]
-    b_ = app.state.boxes
-    r = geometry.intersect_ray_aabb(a, b - a, b_.box_min, b_.box_max)
-    if not r.hit.any():
-        return None
-    return int(np.argmin(np.where(r.hit, r.t_enter, np.inf)))
-
-
-def _off_segment(app, candidates, margin=14.0):
-    """The first pixel of ``candidates`` (world points) farther than ``margin`` px from the
-    segment (a left press there grabs the segment instead of clicking)."""
-    from app.window import _point_segment_distance_2d
-
-    a, b = _px(app, app.state.start), _px(app, app.state.end)
-    for c in candidates:
-        p = _px(app, c)
-        if _point_segment_distance_2d(p, a, b) > margin:
-            return tuple(int(round(v)) for v in p)
-    raise AssertionError(f"test problem: no candidate pixel away from the segment: {candidates}")
-
-
-def _box_pixel(app, i):
-    b = app.state.boxes
-    c, h = b.center[i], b.half_size[i]
-    corners = [c + 0.8 * h * [sx, sy, sz] for sz in (1, -1) for sy in (-1, 1) for sx in (-1, 1)]
-    return _off_segment(app, [c, c + [0, 0.7 * h[1], 0], *corners])
-
-
-def test_click_selects_the_nearest_box_along_the_cursor_ray(demo):
-    st = demo.state
-    picked = set()
-    pixels = [_box_pixel(demo, i) for i in range(len(st.boxes))]
-    pixels += [(150, 185), (205, 190), (210, 200), (5, 295)]  # overlaps, and the empty floor
-    for x, y in pixels:
-        want = _expected_pick(demo, x, y)
-        demo.on_mouse_position_event(x, y, 0, 0)
-        assert st.hovered == want, f"hover at ({x}, {y}): expected box {want}, got {st.hovered}"
-        demo.on_mouse_press_event(x, y, LEFT)
-        demo.on_mouse_release_event(x, y, LEFT)
-        assert st.selected == want, f"click at ({x}, {y}): expected box {want}, got {st.selected}"
-        picked.add(want)
-    assert None in picked and len(picked) >= 4, f"too few distinct answers tested: {picked}"
-
-
-def test_selected_box_moves_with_arrows_and_is_reclassified(demo):
-    st = demo.state
-    x, y = _box_pixel(demo, 1)
-    demo.on_mouse_press_event(x, y, LEFT)
-    demo.on_mouse_release_event(x, y, LEFT)
-    assert st.selected == 1
-    lo = st.boxes.box_min[1].copy()
-    _key(demo, "PAGE_UP")
-    np.testing.assert_allclose(st.boxes.box_min[1], lo + [0, demo.step, 0])
-    np.testing.assert_array_equal(st.classes, geometry.classify_segment_aabb(
-        st.start, st.end, st.boxes.box_min, st.boxes.box_max))
 
 
 # --- resizing -------------------------------------------------------------------------------
