@@ -10,6 +10,7 @@ input handled with it), not the time between frames.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 
@@ -22,11 +23,13 @@ MAX_STEP_S = 0.1
 
 
 def _poll_input(wnd) -> None:
-    """Dispatch pending window-system events (pyglet), as ``swap_buffers`` does after a
-    frame; a headless window has none."""
-    native = getattr(wnd, "_window", None)
-    if native is not None and hasattr(native, "dispatch_events"):
-        native.dispatch_events()
+    """Dispatch pending window-system events, as ``swap_buffers`` does after a frame: those of
+    pyglet's open windows (``pyglet.app.windows``, its public registry). pyglet is loaded only
+    by a real window; a headless one has no events."""
+    pyglet = sys.modules.get("pyglet")
+    if pyglet is not None:
+        for window in list(pyglet.app.windows):
+            window.dispatch_events()
 
 
 def run_on_demand(app, tick: Callable[[], None] | None = None) -> None:

@@ -56,8 +56,12 @@ class CameraSpec:
 def rotation_axes(rotation_deg: np.ndarray) -> np.ndarray:
     """Unit axes (as ROWS, geometry's OBB convention) of boxes rotated about X, then Y, then Z.
 
-    rotation_deg : (N, 3) degrees. Returns (N, 3, 3) with ``axes[n].T`` the rotation matrix
-    (column-vector convention), so a box is ``center + axes.T @ u``.
+    rotation_deg : (N, 3) degrees. Returns (N, 3, 3): ``axes[n]`` is the box's rotation as a
+    pyrr (row-vector) matrix, so a box is ``center + u @ axes``; for one box it equals pyrr's
+    ``matrix33.create_from_x_rotation(-rx) @ create_from_y_rotation(-ry) @
+    create_from_z_rotation(-rz)`` (radians; pyrr's ``create_from_*_rotation(a)`` turns row
+    vectors by -a). Written out in numpy because pyrr builds one matrix per call, and an
+    animated frame rotates every box (a test checks it against pyrr).
     """
     rx, ry, rz = np.radians(np.asarray(rotation_deg, dtype=np.float64)).T
     cx, sx, cy, sy, cz, sz = np.cos(rx), np.sin(rx), np.cos(ry), np.sin(ry), np.cos(rz), np.sin(rz)

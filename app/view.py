@@ -12,6 +12,7 @@ from typing import cast
 
 import moderngl
 import numpy as np
+from pyrr import matrix44
 
 from app import colors
 from app.camera import OrbitCamera
@@ -56,7 +57,7 @@ LABEL_FONT, LABEL_PAD = 14.0, 3.0  # in-scene labels: text size, plate padding (
 LABEL_TEXT = (0.95, 0.95, 0.95, 1.0)
 HELP_FONT, HELP_PAD, HELP_STEP = 16.0, 10.0, 1.25  # help overlay: size, padding, line height
 #: the screen-space batches' matrix: their positions are already normalised device coordinates
-SCREEN = np.eye(4)
+SCREEN = matrix44.create_identity()
 
 
 def _ndc(p, size) -> tuple[float, float, float]:

@@ -17,7 +17,10 @@ from app.scene import Boxes
 
 def model_matrices(boxes: Boxes, lo: int = 0, hi: int | None = None) -> np.ndarray:
     """(hi - lo, 4, 4) pyrr-convention matrices of boxes ``lo:hi`` (default all), taking the
-    cube [-1, 1]^3 onto each box: ``[u, 1] @ M = center + axes.T @ (half_size * u)``."""
+    cube [-1, 1]^3 onto each box: ``[u, 1] @ M = center + axes.T @ (half_size * u)``; per box
+    pyrr's ``create_from_scale(half_size) @ create_from_matrix33(axes) @
+    create_from_translation(center)``, written for all boxes at once (a test checks it against
+    pyrr)."""
     part = slice(lo, len(boxes) if hi is None else hi)
     half, center = boxes.half_size[part], boxes.center[part]
     m = np.zeros((len(center), 4, 4))

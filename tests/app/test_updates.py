@@ -3,12 +3,13 @@ move can have changed, and always the same answer as recomputing everything."""
 
 import numpy as np
 import pytest
+from pyrr import matrix33, matrix44
 
 import geometry
 from app.presets import random_scene
 from app.renderers import write_rows
 from app.renderers.boxes import model_matrices
-from app.scene import Boxes, resolve_scene
+from app.scene import Boxes, resolve_scene, rotation_axes
 from app.state import DemoState, classify_boxes, first_hit, triangle_overlaps
 from tests.geometry import exact_reference as ref
 
@@ -106,3 +107,29 @@ def test_triangle_highlight_of_rotated_boxes_is_the_exact_answer():
             want = any(ref.triangle_overlaps_aabb(*t, boxes.box_min[i], boxes.box_max[i])
                        for t in triangles)
         assert got[i] == want, f"box {i} (obb={boxes.is_obb[i]}): expected {want}, got {got[i]}"
+
+
+def test_model_matrices_are_pyrrs_scale_rotation_translation():
+    boxes = random_scene(60, seed=5).boxes
+    assert boxes.is_obb.any() and not boxes.is_obb.all(), "test problem: want both kinds"
+    want = np.array([matrix44.create_from_scale(boxes.half_size[i])
+                     @ matrix44.create_from_matrix33(boxes.axes[i])
+                     @ matrix44.create_from_translation(boxes.center[i])
+                     for i in range(len(boxes))])
+    np.testing.assert_array_equal(model_matrices(boxes), want)
+
+
+def test_scene_rotations_are_pyrrs_x_then_y_then_z():
+    """Box rotations (degrees about X, then Y, then Z, right-handed) as pyrr matrices; pyrr's
+    ``create_from_*_rotation(a)`` turns row vectors by -a, hence the minus signs."""
+    rng = np.random.default_rng(1)
+    rotations = np.vstack([rng.uniform(-180, 180, (40, 3)), [[90, 0, 0], [0, 90, 0], [0, 0, 90]]])
+    want = np.array([matrix33.create_from_x_rotation(-np.radians(rx))
+                     @ matrix33.create_from_y_rotation(-np.radians(ry))
+                     @ matrix33.create_from_z_rotation(-np.radians(rz))
+                     for rx, ry, rz in rotations])
+    np.testing.assert_allclose(rotation_axes(rotations), want, rtol=0, atol=1e-15)
+    # right-handed: 90 degrees about X takes +y to +z, about Y +z to +x, about Z +x to +y
+    quarter = rotation_axes(rotations[-3:])
+    np.testing.assert_allclose([[0, 1, 0] @ quarter[0], [0, 0, 1] @ quarter[1],
+                                [1, 0, 0] @ quarter[2]], np.eye(3)[[2, 0, 1]], atol=1e-15)
