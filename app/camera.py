@@ -38,12 +38,6 @@ def glm_to_pyrr(m: glm.mat4) -> np.ndarray:
     return np.array(m, dtype=np.float64).T.copy()
 
 
-def pyrr_to_glm(m: np.ndarray) -> glm.mat4:
-    """Inverse of :func:`glm_to_pyrr`."""
-    # glm.mat4(a0..a15) fills column by column: pyrr's rows are glm's columns
-    return glm.mat4(*np.asarray(m, dtype=np.float64).ravel().tolist())
-
-
 class OrbitCamera(_MglwOrbitCamera):
     """moderngl-window's orbit camera, addressed by yaw/pitch/distance (the scene file's terms),
     plus pan, multiplicative zoom, reset, projection of points to pixels and picking rays.

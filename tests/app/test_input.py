@@ -6,7 +6,7 @@ import numpy as np
 from moderngl_window.context.base import BaseWindow, KeyModifiers
 from moderngl_window.context.headless import Window as MglwHeadlessWindow
 
-from app.camera import OrbitCamera, glm_to_pyrr, pyrr_to_glm
+from app.camera import OrbitCamera, glm_to_pyrr
 from app.scene import CameraSpec
 
 LEFT, RIGHT, MIDDLE = 1, 2, 3
@@ -40,9 +40,8 @@ def test_camera_matrices_match_glm_and_project_round_trip():
     np.testing.assert_allclose(p @ cam.view_matrix(), glm_math @ p, atol=1e-5)
     np.testing.assert_allclose(glm_to_pyrr(cam.matrix)[3, :3] @ np.eye(3),
                                cam.view_matrix()[3, :3])
-    # translation in the last row, as pyrr puts it; and the conversion inverts
-    assert np.allclose(cam.view_matrix()[:3, 3], 0) and cam.view_matrix()[3, 3] == 1
-    np.testing.assert_array_equal(glm_to_pyrr(pyrr_to_glm(cam.view_matrix())), cam.view_matrix())
+    # translation in the last row, as pyrr puts it
+    np.testing.assert_allclose(cam.view_matrix()[:, 3], [0, 0, 0, 1], atol=1e-12)
     # the target projects to the centre; a picking ray through a projected point hits it
     np.testing.assert_allclose(cam.project([1, 2, 3], (320, 180))[:2], [160, 90], atol=1e-3)
     q = np.array([2.0, 2.5, 1.0])
@@ -148,3 +147,25 @@ def test_headless_window_adapter_matches_moderngl_window(gl_app):
         assert app.read_image().shape == (211, 317, 3)
     finally:
         headless_app(None, (320, 180))
+
+
+def test_app_camera_is_the_only_module_that_sees_pyglm():
+    """PyGLM matrices (column vectors) become pyrr's in app.camera alone: no other module of
+    app/ imports glm or reads a camera's glm ``matrix`` / ``projection``."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "app"
+    seen = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "camera.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(n.split(".")[0] in ("glm", "pyglm") for n in names):
+                seen.append(f"{path.name}:{node.lineno} imports glm")
+            if isinstance(node, ast.Attribute) and node.attr in ("matrix", "projection") and \
+                    isinstance(node.value, ast.Attribute) and node.value.attr == "camera":
+                seen.append(f"{path.name}:{node.lineno} reads camera.{node.attr}")
+    assert not seen, f"expected glm only in app/camera.py, found: {seen}"
