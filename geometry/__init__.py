@@ -31,10 +31,10 @@ from .explain import (
 )
 from .obb import OBB, classify_segment_obb, intersect_ray_obb, triangle_overlaps_obb
 from .primitives import Ray, Segment, Triangle
-from .ray_box import intersect_ray_aabb
+from .ray_aabb import intersect_ray_aabb
 from .results import IntersectionType, RayHit
-from .segment_box import classify_segment_aabb
-from .triangle_box import triangle_overlaps_aabb
+from .segment_aabb import classify_segment_aabb
+from .triangle_aabb import triangle_overlaps_aabb
 
 __all__ = [
     "AABB",

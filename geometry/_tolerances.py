@@ -17,7 +17,7 @@ ORTHONORMAL_ATOL = 1e-6
 #: The unit of rounding (half an ulp of 1) of each compute dtype.
 UNIT_ROUNDOFF = {np.float64: 2.0**-53, np.float32: 2.0**-24}
 
-#: The slab filters (segment_box, ray_box): a slab parameter ``t = (plane - o) * (1 / d)``
+#: The slab filters (segment_aabb, ray_aabb): a slab parameter ``t = (plane - o) * (1 / d)``
 #: takes three roundings (the difference, the reciprocal, the product), so it is within
 #: ``3.0000001 u |t|`` of the exact one (u = 2**-53), plus 2**-1075 where the product underflows.
 #: max / min keep that bound, so ``exit - entry`` (also rounded) decides its sign for sure once
@@ -38,11 +38,11 @@ UNDERFLOW_SLACK = {np.float64: 2.0**-1000, np.float32: 2.0**-120}
 #: Triangle vs box: a separating axis's margin is a near-tie when within this many units of
 #: rounding times R**2 (the nine box-axis x edge axes) or R**3 (the triangle's normal), R the
 #: largest coordinate relative to v0. A first-order count of the roundings gives about 40 and
-#: 48 (see ``triangle_box._separating_axes``); these allow 3x and 5x that.
+#: 48 (see ``triangle_aabb._separating_axes``); these allow 3x and 5x that.
 TRIANGLE_EDGE_AXIS_BOUND = 128.0
 TRIANGLE_NORMAL_BOUND = 256.0
 
-# --- the float filters of triangle_box and obb (one kernel per query) -------------------------
+# --- the float filters of triangle_aabb and obb (one kernel per query) -------------------------
 # Each filter computes in float64 (float32 data are widened exactly) and compares a margin m with
 # a bound B on |m - m_exact|: m >= B proves m_exact >= 0, m < -B proves m_exact < 0, anything
 # between is doubt (decided again exactly). u is the float64 unit of rounding. The derivations

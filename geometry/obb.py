@@ -68,7 +68,7 @@ from ._validate import (
 from ._value import Value
 from .aabb import AABB
 from .results import IntersectionType, RayHit
-from .triangle_box import (
+from .triangle_aabb import (
     _box_normals,
     _edge_axis_margin,
     _larger,

@@ -18,7 +18,7 @@ import numpy as np
 import pyrr
 import pytest
 
-from geometry import _engine, obb, triangle_box
+from geometry import _engine, obb, triangle_aabb
 from tests.geometry import exact_reference as ref
 
 CASES = 400
@@ -211,8 +211,8 @@ def test_triangle_aabb_filter_and_exact_match_the_reference():
     for args in triangle_aabb_cases():
         v0, v1, v2, lo, hi = args[0:3], args[3:6], args[6:9], args[9:12], args[12:15]
         want = ref.triangle_overlaps_aabb(v0, v1, v2, lo, hi)
-        assert triangle_box._exact(*args) is want, f"{args}: exact pass, expected {want}"
-        got, doubt = triangle_box._filter(*args)
+        assert triangle_aabb._exact(*args) is want, f"{args}: exact pass, expected {want}"
+        got, doubt = triangle_aabb._filter(*args)
         assert doubt or got == want, f"{args}: filter says {got} without doubt, expected {want}"
         doubts += doubt
     assert doubts < CASES / 2, f"the filter doubts {doubts} of {CASES} cases"
@@ -230,7 +230,7 @@ def test_triangle_in_a_grid_plane_leaves_the_grid_boxes_it_touches_settled():
         lo = tuple(float(x) for x in corner)
         hi = tuple(x + 1.0 for x in lo)
         want = ref.triangle_overlaps_aabb(v0, v1, v2, lo, hi)
-        got, doubt = triangle_box._filter(*v0, *v1, *v2, *lo, *hi)
+        got, doubt = triangle_aabb._filter(*v0, *v1, *v2, *lo, *hi)
         assert doubt or got == want, f"box {lo}: filter says {got} without doubt"
         touching += want
         doubts += doubt
@@ -242,8 +242,8 @@ def test_triangle_in_a_grid_plane_leaves_the_grid_boxes_it_touches_settled():
 def test_issue_14_large_triangle_is_decided_exactly():
     args = _floats((0, 0, 0, 1e103, -1e103, 0, 1e103, 0, -1e103, 2e102, -1.5e102, -1.5e102,
                     3e102, 0, 0))
-    assert triangle_box._exact(*args) is True, "the normal's products overflow in floats"
-    got, doubt = triangle_box._filter(*args)
+    assert triangle_aabb._exact(*args) is True, "the normal's products overflow in floats"
+    got, doubt = triangle_aabb._filter(*args)
     assert doubt or got is True, f"the filter must doubt or say True, got {got}"
 
 
@@ -371,7 +371,7 @@ def test_compiled_filters_are_bit_identical_to_interpreted(name):
     products and sums, which may move doubts but no answer: the next test.)"""
     numba = pytest.importorskip("numba")
     if name == "triangle_aabb":
-        kernel, cases = triangle_box._filter, triangle_aabb_cases()
+        kernel, cases = triangle_aabb._filter, triangle_aabb_cases()
     elif name == "segment_obb":
         kernel = obb._segment_filter
         cases = [(*p[0], *p[1], *c, *a, *h) for p, c, a, h in obb_cases()]
@@ -401,12 +401,12 @@ def test_loops_that_fuse_products_and_sums_answer_exactly(name):
 
     import llvmlite.binding as ll
 
-    from geometry import segment_box
+    from geometry import segment_aabb
 
     boxes = triangle_aabb_cases()
     query, cases = {
-        "segment_aabb": (segment_box._QUERY, [(*c[0:6], *c[9:15]) for c in boxes]),
-        "triangle_aabb": (triangle_box._QUERY, boxes),
+        "segment_aabb": (segment_aabb._QUERY, [(*c[0:6], *c[9:15]) for c in boxes]),
+        "triangle_aabb": (triangle_aabb._QUERY, boxes),
         "segment_obb": (obb._SEGMENT,
                         [(*p[0], *p[1], *c, *a, *h) for p, c, a, h in obb_cases()]),
         "triangle_obb": (obb._TRIANGLE,
@@ -450,8 +450,8 @@ def test_values_that_are_not_valid_are_doubt():
     for k, bad in [(0, nan), (4, inf), (8, -inf), (9, nan), (9, -inf), (14, inf), (12, nan)]:
         args = list(tri + box)
         args[k] = bad
-        assert triangle_box._filter(*args)[-1], f"triangle vs AABB with {bad} at {k}: doubt"
-    assert not triangle_box._filter(*tri, inf, inf, inf, -inf, -inf, -inf)[-1], "empty box"
+        assert triangle_aabb._filter(*args)[-1], f"triangle vs AABB with {bad} at {k}: doubt"
+    assert not triangle_aabb._filter(*tri, inf, inf, inf, -inf, -inf, -inf)[-1], "empty box"
     frame = (0.5, 0.5, 0.5, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.5, 0.5, 0.5)
     for k in range(6):
         for bad in (nan, inf, -inf):

@@ -116,10 +116,10 @@ def test_one_ray_with_no_zero_component_runs_the_aabb_loop_compiled_for_that(mon
     """One ray against many boxes: the engine works out once whether its direction has no zero
     component (the filter's ``crossing``) and runs the loop compiled with that as a constant;
     the answers are those of the ray repeated per box, whose loop works it out per box."""
-    from geometry import ray_box
+    from geometry import ray_aabb
 
     lo, hi = scene(4000, dtype)[:2]
-    cases = _cases_run(monkeypatch, ray_box._QUERY)
+    cases = _cases_run(monkeypatch, ray_aabb._QUERY)
     for direction in ([4.0, 1.0, -0.5], [4.0, 1.0, 0.0]):
         origin = np.asarray(RAY[0], dtype)
         direction = np.asarray(direction, dtype)
@@ -326,9 +326,9 @@ def test_loops_realign_their_frame_for_vector_spills(query):
     by ``_compile``; these two cover its plain and its blocked (per-box axes) forms."""
     import numba
 
-    from geometry import obb, segment_box
+    from geometry import obb, segment_aabb
 
-    target = {"segment_aabb": segment_box._QUERY, "triangle_obb": obb._TRIANGLE}[query]
+    target = {"segment_aabb": segment_aabb._QUERY, "triangle_obb": obb._TRIANGLE}[query]
     QUERIES[query](*scene(8))
     loops = [loop for loop, _ in target._loops.values()]
     assert loops, f"{query}: no compiled loop"
