@@ -42,6 +42,15 @@ from ._engine import (
     two_product,
 )
 from ._exact import clip_to_slab, rational, scaled, to_float, to_frame_rational
+from ._sat import (
+    box_normals,
+    edge_axis_margin,
+    larger,
+    max_abs3,
+    smaller,
+    triangle_box_exact,
+    triangle_box_sat,
+)
 from ._tolerances import (
     FILTER_SCALE_MAX,
     FILTER_SCALE_MIN,
@@ -68,15 +77,6 @@ from ._validate import (
 from ._value import Value
 from .aabb import AABB
 from .results import IntersectionType, RayHit
-from .triangle_aabb import (
-    _box_normals,
-    _edge_axis_margin,
-    _larger,
-    _max_abs3,
-    _smaller,
-    _triangle_box_exact,
-    _triangle_box_sat,
-)
 
 __all__ = ["OBB", "classify_segment_obb", "intersect_ray_obb", "triangle_overlaps_obb"]
 
@@ -123,7 +123,7 @@ def _segment_filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: f
     l0, l1, l2 = k0 - h0, k1 - h1, k2 - h2
     u0, u1, u2 = k0 + h0, k1 + h1, k2 + h2
     reach = pe + pk
-    big = _larger(_max_abs3(e0, e1, e2), _larger(_max_abs3(l0, l1, l2), _max_abs3(u0, u1, u2)))
+    big = larger(max_abs3(e0, e1, e2), larger(max_abs3(l0, l1, l2), max_abs3(u0, u1, u2)))
     # e' errs by at most OBB_FRAME_BOUND u |e - s|_1 (the frame change, _tolerances), the box's
     # bounds by that of k plus the rounding of k +- half_size (u |bound| <= u big): moved onto
     # the ends, every coordinate the axes compare is within ``err``
@@ -170,16 +170,16 @@ def _segment_filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: f
     # arithmetic.
     live = not ((sx == ex) & (sy == ey) & (sz == ez))
     w0, w1, w2 = e0 - s0, e1 - s1, e2 - s2
-    edge = _max_abs3(w0, w1, w2)
+    edge = max_abs3(w0, w1, w2)
     ok = in_range & (FILTER_SCALE_MIN <= edge) & (big <= FILTER_SCALE_MAX)
     bound = TRIANGLE_EDGE_BOUND * (FILTER_UNIT * edge + err) * big
-    m = _edge_axis_margin(-w2, w1, s1, s2, e1, e2, k1, k2, h1, h2)
+    m = edge_axis_margin(-w2, w1, s1, s2, e1, e2, k1, k2, h1, h2)
     separated = separated | (live & ok & (m < -bound))
     unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner1 >= b2) & (inner2 >= b2))))))
-    m = _edge_axis_margin(w2, -w0, s0, s2, e0, e2, k0, k2, h0, h2)
+    m = edge_axis_margin(w2, -w0, s0, s2, e0, e2, k0, k2, h0, h2)
     separated = separated | (live & ok & (m < -bound))
     unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner0 >= b2) & (inner2 >= b2))))))
-    m = _edge_axis_margin(-w1, w0, s0, s1, e0, e1, k0, k1, h0, h1)
+    m = edge_axis_margin(-w1, w0, s0, s1, e0, e1, k0, k1, h0, h1)
     separated = separated | (live & ok & (m < -bound))
     unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner0 >= b2) & (inner1 >= b2))))))
     # separated: NONE; both ends in the open box: INCLUDE; else INTERSECT unless in doubt
@@ -217,19 +217,19 @@ def _triangle_filter(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float,
                              a21, a22)
     lx, ly, lz = kx - h0, ky - h1, kz - h2
     hx, hy, hz = kx + h0, ky + h1, kz + h2
-    reach = _larger(pb, pc) + pk
+    reach = larger(pb, pc) + pk
     far = not ((FILTER_SCALE_MIN <= reach) & (reach <= FILTER_SCALE_MAX))
-    big = _larger(_larger(_max_abs3(bx, by, bz), _max_abs3(qx, qy, qz)),
-                  _larger(_max_abs3(lx, ly, lz), _max_abs3(hx, hy, hz)))
+    big = larger(larger(max_abs3(bx, by, bz), max_abs3(qx, qy, qz)),
+                 larger(max_abs3(lx, ly, lz), max_abs3(hx, hy, hz)))
     # a vertex errs by at most OBB_FRAME_BOUND u |v - v0|_1 (the frame change, _tolerances), the
     # box's bounds by that of k plus the rounding of k +- half_size (u |bound| <= u big): moved
     # onto the vertices, every coordinate the axes compare is within ``err``
     err = OBB_FRAME_BOUND * FILTER_UNIT * (reach + big)
-    on_box, unsure = _box_normals(0.0, 0.0, 0.0, bx, by, bz, qx, qy, qz, lx, ly, lz, hx, hy, hz,
-                                  err + err)
-    overlap, unsure = _triangle_box_sat(0.0, 0.0, 0.0, bx, by, bz, qx, qy, qz, lx, ly, lz, hx, hy,
-                                        hz, kx, ky, kz, h0, h1, h2, err, big, False, on_box,
-                                        unsure)
+    on_box, unsure = box_normals(0.0, 0.0, 0.0, bx, by, bz, qx, qy, qz, lx, ly, lz, hx, hy, hz,
+                                 err + err)
+    overlap, unsure = triangle_box_sat(0.0, 0.0, 0.0, bx, by, bz, qx, qy, qz, lx, ly, lz, hx, hy,
+                                       hz, kx, ky, kz, h0, h1, h2, err, big, False, on_box,
+                                       unsure)
     return (overlap & (not empty) & (not bad) & (not far),
             bad | ((not empty) & (far | unsure)))
 
@@ -512,26 +512,26 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
         # planes. The planes' own bounds (below) are within these, so what these settle they
         # settle alike; the loop's second pass tries them on the rest (an axis nearly across
         # the ray has a large spread, which these would give every plane)
-        first = _larger(_larger(n0, n1), n2)  # the largest near t, the smallest far t
-        last = _smaller(_smaller(f0, f1), f2)
+        first = larger(larger(n0, n1), n2)  # the largest near t, the smallest far t
+        last = smaller(smaller(f0, f1), f2)
         # (base and per_t as _slab_bounds forms them, from the largest scale and w_rel: with one
         # frame those are constants of the loop, and taking the largest of the three axes'
         # base instead, which gives the same bits, ran 3-4 % longer at 10^6 boxes)
-        base = err_u * _larger(_larger(s0, s1), s2) * (1.0 + 2.0**-17) + RAY_UNDERFLOW_SLACK
-        per_t = (_larger(_larger(wr0, wr1), wr2) * (1.0 + 2.0**-17)
+        base = err_u * larger(larger(s0, s1), s2) * (1.0 + 2.0**-17) + RAY_UNDERFLOW_SLACK
+        per_t = (larger(larger(wr0, wr1), wr2) * (1.0 + 2.0**-17)
                  + RAY_QUOTIENT_BOUND * FILTER_UNIT)
         first_spread = (base + (abs(first) if first > -_INF else 0.0) * per_t) * (1.0 + 2.0**-20)
         last_spread = (base + (abs(last) if last < _INF else 0.0) * per_t) * (1.0 + 2.0**-20)
-        low = _larger(first - first_spread, t_min)
-        top = _larger(first + first_spread, t_min)
-        high = _smaller(last + last_spread, t_max)
-        floor = _smaller(last - last_spread, t_max)
+        low = larger(first - first_spread, t_min)
+        top = larger(first + first_spread, t_min)
+        high = smaller(last + last_spread, t_max)
+        floor = smaller(last - last_spread, t_max)
         blocked = open0 | open1 | open2
     else:
-        low = _larger(_larger(_larger(t_min, nl0), nl1), nl2)
-        top = _larger(_larger(_larger(t_min, nh0), nh1), nh2)
-        high = _smaller(_smaller(_smaller(t_max, fh0), fh1), fh2)
-        floor = _smaller(_smaller(_smaller(t_max, fl0), fl1), fl2)
+        low = larger(larger(larger(t_min, nl0), nl1), nl2)
+        top = larger(larger(larger(t_min, nh0), nh1), nh2)
+        high = smaller(smaller(smaller(t_max, fh0), fh1), fh2)
+        floor = smaller(smaller(smaller(t_max, fl0), fl1), fl2)
         blocked = False  # an open slab's bounds are -inf and inf: top > floor
     # the answer, by the first test that settles it: bad values, and coordinates out of range
     # (or not finite), are doubt; an empty box or interval misses; a slab parallel and outside,
@@ -546,8 +546,8 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
         # the float t: the entry within top - low of the exact one, the exit within
         # high - floor; within 2**-28 of themselves puts them within RAY_T32_RELATIVE (a straight
         # line, so the loop vectorises)
-        entry = _larger(t_min, _larger(_larger(n0, n1), n2))
-        leave = _smaller(t_max, _smaller(_smaller(f0, f1), f2))
+        entry = larger(t_min, larger(larger(n0, n1), n2))
+        leave = smaller(t_max, smaller(smaller(f0, f1), f2))
         hit = (sure & (top - low <= 0.5 * RAY_T32_RELATIVE * abs(entry))
                & (high - floor <= 0.5 * RAY_T32_RELATIVE * abs(leave)))
         return hit, entry if hit else _INF, leave if hit else _INF, doubt | (sure & (not hit))
@@ -556,7 +556,7 @@ def _ray_filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float
     # float64 t: in double-double, from the planes that can be the largest near t / the smallest
     # far t (the others' exact t lie below low / above high); not certain: doubt
     dd_u = (RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * size_t + RAY_UNDERFLOW_SLACK
-            + 2.0 * RAY_T_MIN * FILTER_UNIT * _larger(1.0, size_d))  # size_d >= |W|
+            + 2.0 * RAY_T_MIN * FILTER_UNIT * larger(1.0, size_d))  # size_d >= |W|
     dd_w = RAY_DD_BOUND * FILTER_UNIT * FILTER_UNIT * size_d + RAY_UNDERFLOW_SLACK
     near0, near1, near2 = nh0 >= low, nh1 >= low, nh2 >= low
     far0, far1, far2 = fl0 <= high, fl1 <= high, fl2 <= high
@@ -650,7 +650,7 @@ def _triangle_exact(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float, 
     (a, b, c), h = _local_ints(((v0x, v0y, v0z), (v1x, v1y, v1z), (v2x, v2y, v2z)),
                                (cx, cy, cz), (a00, a01, a02, a10, a11, a12, a20, a21, a22),
                                (h0, h1, h2))
-    return _triangle_box_exact(a, b, c, [-x for x in h], h)
+    return triangle_box_exact(a, b, c, [-x for x in h], h)
 
 
 def _ray_exact(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, cx: float,
