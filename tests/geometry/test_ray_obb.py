@@ -45,14 +45,21 @@ IDENTITY = np.eye(3)
 
 
 def test_ray_vs_rotated_box_keeps_t_in_units_of_direction():
+    """The unit cube turned 45 degrees about z and a ray along x whose direction is 2 long: t is
+    in units of the direction, 1 -+ sqrt(2)/4, within 2 ulps of the exact values for the float
+    axes the box holds (SEMANTICS.md)."""
     rotation = pyrr.matrix33.create_from_z_rotation(np.pi / 4)
-    hit, t_enter, t_exit = intersect_ray_obb([-2.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 0.0],
-                                             rotation, [0.5, 0.5, 0.5])
-    assert (
-        hit
-        and t_enter == pytest.approx(1 - math.sqrt(2) / 4, rel=1e-12)
-        and t_exit == pytest.approx(1 + math.sqrt(2) / 4, rel=1e-12)
-    ), f"expected (True, 1 -+ sqrt(2)/4), got {(hit, t_enter, t_exit)}"
+    args = ([-2.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 0.0], rotation, [0.5, 0.5, 0.5])
+    want = ref.intersect_ray_obb(*args)
+    assert want.hit and (float(want.t_enter), float(want.t_exit)) == (
+        1 - math.sqrt(2) / 4, 1 + math.sqrt(2) / 4), (
+        f"the reference: expected exact t that round to 1 -+ sqrt(2)/4, got {want}")
+    got = intersect_ray_obb(*args)
+    assert got.hit, f"expected a hit, got {got}"
+    for name, t, exact in (("t_enter", got.t_enter, want.t_enter),
+                           ("t_exit", got.t_exit, want.t_exit)):
+        assert ref.ulps_off(t, exact) <= 2, (
+            f"expected {name} = {float(exact)} within 2 ulps, got {t}")
 
 
 def test_ray_exactly_through_a_rotated_point_box_hits():
