@@ -178,6 +178,14 @@ def rigid_matrix(rotation: np.ndarray, translation) -> np.ndarray:
     return m
 
 
+def rigid_motion_cases():
+    """Strategy for ``(box, rotation, translation, local_segment)``: a small-integer box, an
+    exact rigid motion (a signed permutation, a small-integer translation) and a segment of
+    small integers in the box's frame."""
+    local = points(st.integers(-5, 5).map(float))
+    return st.tuples(proper_boxes(small_int_coords), signed_permutation_matrices(),
+                     points(small_int_coords), st.tuples(local, local))
+
 @st.composite
 def segments_near_rotated_surfaces(draw):
     """Strategy for ``(start, end, center, axes, half_size)``: a rotated box and a segment

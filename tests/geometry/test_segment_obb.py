@@ -2,9 +2,8 @@
 
 Signed permutation axes (the only orthonormal matrices with dyadic entries) keep the frame
 change exact in floats. Boxes rotated by Euler angles are compared with the exact reference for
-the very float axes they hold, strictly: the library brackets the rounding of its frame change
-and decides the items within it in rationals, so segments grazing a rotated box get the exact
-answers too.
+the very float axes they hold, strictly, segments grazing them included: the library brackets
+the rounding of its frame change and decides the items within it in rationals.
 """
 
 from __future__ import annotations
@@ -29,12 +28,11 @@ from tests.strategies import (
     half_sizes_dyadic,
     half_sizes_generic,
     points,
-    proper_boxes,
     rigid_matrix,
+    rigid_motion_cases,
     rotations,
     segments_near_rotated_surfaces,
     signed_permutation_matrices,
-    small_int_coords,
 )
 
 # batches run compiled and interpreted: the answers must be the same
@@ -127,16 +125,10 @@ def test_permuted_axes_segments_match_the_exact_reference(cases):
         assert classify_segment_obb(case[1], case[0], *case[2:]) == want, "reversed segment differs"
 
 
-@given(
-    proper_boxes(small_int_coords),
-    signed_permutation_matrices(),
-    points(small_int_coords),
-    st.tuples(points(st.integers(-5, 5).map(float)), points(st.integers(-5, 5).map(float))),
-)
-def test_rigid_obb_from_aabb_equals_the_aabb_test_in_the_box_frame(
-    box, rotation, translation, local_segment
-):
+@given(rigid_motion_cases())
+def test_rigid_obb_from_aabb_equals_the_aabb_test_in_the_box_frame(case):
     """A segment and box moved together by an exact rigid motion keep their class."""
+    box, rotation, translation, local_segment = case
     matrix = rigid_matrix(rotation, translation)
     obb = OBB.from_aabb(AABB(*box), matrix)
     start, end = (p @ rotation + translation for p in local_segment)
