@@ -38,9 +38,9 @@ def _filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, cx
     """``(code, doubt)``: the segment ``s, e`` against the OBB, code 0 NONE, 1 INTERSECT,
     2 INCLUDE, by separating axes in the box's frame about the start (``_frame``): the
     box's normals and the three box-axis x segment axes, each margin against its bound. (About
-    the origin instead, coordinates far from it, as in georeferenced data, leave bounds of their
-    size: segments 100 long at 4e6 had 2 % of the boxes within a metre of them in doubt.) A
-    value that is not finite is doubt."""
+    the origin instead, coordinates far from it, as in georeferenced data, would leave bounds of
+    their size, and the boxes near the segment in doubt.) A value that is not finite is
+    doubt."""
     total = sx + sy + sz + ex + ey + ez + cx + cy + cz + h0 + h1 + h2
     bad = (not total - total == 0.0) | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))

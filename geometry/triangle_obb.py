@@ -33,10 +33,9 @@ def _filter(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float, v1z: flo
     triangle is ``0, v1', v2'``, all known within the frame error. With one triangle and one
     frame for all boxes, the vertices, edges and every other triangle-only term are constants
     of the loop, and a box costs one rotation. (About the origin instead, coordinates far from
-    it, as in georeferenced data, leave bounds of their size: triangles 100 wide at 4e6 had a
-    box in a thousand in doubt. In the centred frame, ``axes @ (x - center)``, a box costs three
-    rotations: one frame took 9.4 instead of 6.9 ms at 10^6 boxes, per-box axes 13.1 instead of
-    12.8.) A value that is not finite is doubt."""
+    it, as in georeferenced data, would leave bounds of their size, and the boxes near the
+    triangle in doubt; in the centred frame, ``axes @ (x - center)``, a box would cost three
+    rotations.) A value that is not finite is doubt."""
     total = v0x + v0y + v0z + v1x + v1y + v1z + v2x + v2y + v2z + cx + cy + cz + h0 + h1 + h2
     bad = (not total - total == 0.0) | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
