@@ -35,13 +35,6 @@ RECIPROCAL_MAX = 2.0**1021
 #: error is absolute (2**-1074 in float64, 2**-149 in float32), not relative.
 UNDERFLOW_SLACK = {np.float64: 2.0**-1000, np.float32: 2.0**-120}
 
-#: Triangle vs box: a separating axis's margin is a near-tie when within this many units of
-#: rounding times R**2 (the nine box-axis x edge axes) or R**3 (the triangle's normal), R the
-#: largest coordinate relative to v0. A first-order count of the roundings gives about 40 and
-#: 48 (see ``triangle_aabb._separating_axes``); these allow 3x and 5x that.
-TRIANGLE_EDGE_AXIS_BOUND = 128.0
-TRIANGLE_NORMAL_BOUND = 256.0
-
 # --- the float filters of the triangle and OBB queries (one kernel per query) ------------------
 # Each filter computes in float64 (float32 data are widened exactly) and compares a margin m with
 # a bound B on |m - m_exact|: m >= B proves m_exact >= 0, m < -B proves m_exact < 0, anything
