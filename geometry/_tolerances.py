@@ -17,7 +17,7 @@ ORTHONORMAL_ATOL = 1e-6
 #: The unit of rounding (half an ulp of 1) of each compute dtype.
 UNIT_ROUNDOFF = {np.float64: 2.0**-53, np.float32: 2.0**-24}
 
-#: The slab filters (segment_box, ray_box): a slab parameter ``t = (plane - o) * (1 / d)``
+#: The slab filters (segment_aabb, ray_aabb): a slab parameter ``t = (plane - o) * (1 / d)``
 #: takes three roundings (the difference, the reciprocal, the product), so it is within
 #: ``3.0000001 u |t|`` of the exact one (u = 2**-53), plus 2**-1075 where the product underflows.
 #: max / min keep that bound, so ``exit - entry`` (also rounded) decides its sign for sure once
@@ -35,14 +35,7 @@ RECIPROCAL_MAX = 2.0**1021
 #: error is absolute (2**-1074 in float64, 2**-149 in float32), not relative.
 UNDERFLOW_SLACK = {np.float64: 2.0**-1000, np.float32: 2.0**-120}
 
-#: Triangle vs box: a separating axis's margin is a near-tie when within this many units of
-#: rounding times R**2 (the nine box-axis x edge axes) or R**3 (the triangle's normal), R the
-#: largest coordinate relative to v0. A first-order count of the roundings gives about 40 and
-#: 48 (see ``triangle_box._separating_axes``); these allow 3x and 5x that.
-TRIANGLE_EDGE_AXIS_BOUND = 128.0
-TRIANGLE_NORMAL_BOUND = 256.0
-
-# --- the float filters of triangle_box and obb (one kernel per query) -------------------------
+# --- the float filters of the triangle and OBB queries (one kernel per query) ------------------
 # Each filter computes in float64 (float32 data are widened exactly) and compares a margin m with
 # a bound B on |m - m_exact|: m >= B proves m_exact >= 0, m < -B proves m_exact < 0, anything
 # between is doubt (decided again exactly). u is the float64 unit of rounding. The derivations
@@ -92,16 +85,17 @@ OBB_FRAME_BOUND = 5.0
 #: W = axes[i] . direction are summed in double-double (TwoSum, Dekker's TwoProduct) with an
 #: error of at most 22 u**2 T (T the sum of the products' magnitudes); the numerator
 #: N = +-half_size - U adds u**2 (|N| + 2 T), and the quotient's roundings of N's low part
-#: (U's, up to 4.01 u T) act as 16.1 u**2 T more (``obb._plane_t``): 40.1 u**2 T in all.
+#: (U's, up to 4.01 u T) act as 16.1 u**2 T more (``_double_double._plane_t``): 40.1 u**2 T in all.
 #: B = RAY_DD_BOUND * u**2 * (T + |half_size|).
 RAY_DD_BOUND = 64.0
 
 #: Ray vs OBB: a double-double quotient N / W, formed as N times 1 / W in double-double
-#: (``obb._plane_t``), rounds to within u |t| (half an ulp) plus 22.9 u**2 |t| beyond what
-#: RAY_DD_BOUND counts; this many u**2 are allowed for that second-order part.
+#: (``_double_double._plane_t``), rounds to within u |t| (half an ulp) plus 22.9 u**2 |t|
+#: beyond what RAY_DD_BOUND counts; this many u**2 are allowed for that second-order part.
 RAY_DIVISION_BOUND = 32.0
 
-#: Ray vs OBB, the bounds on a plane's t (``obb._slab_bounds``): ``t = fl(fl(+-h - u) * fl(1 / w))``
+#: Ray vs OBB, the bounds on a plane's t (``ray_obb._slab_bounds``):
+#: ``t = fl(fl(+-h - u) * fl(1 / w))``
 #: errs, beyond what the errors of U and W carry, by the rounding of the numerator (u |t|) and
 #: of the reciprocal and the product (2.0000001 u |t|), and ``t -+ spread`` round once more each
 #: (u (|t| + spread)): this many u |t| cover the three, the spread's own share being covered by

@@ -24,9 +24,9 @@ from ._validate import (
     check_nonzero_direction,
     compute_dtype,
 )
-from .ray_box import intersect_ray_aabb
-from .segment_box import classify_segment_aabb
-from .triangle_box import triangle_overlaps_aabb
+from .ray_aabb import intersect_ray_aabb
+from .segment_aabb import classify_segment_aabb
+from .triangle_aabb import triangle_overlaps_aabb
 
 __all__ = ["BoxTree", "NearestHits", "RayPairs", "SegmentPairs", "TrianglePairs"]
 

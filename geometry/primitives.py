@@ -13,11 +13,14 @@ from numpy.typing import ArrayLike
 from ._validate import as_finite_points, as_scalars, check_nonzero_direction
 from ._value import Value
 from .aabb import AABB
-from .obb import OBB, classify_segment_obb, intersect_ray_obb, triangle_overlaps_obb
-from .ray_box import intersect_ray_aabb
+from .obb import OBB
+from .ray_aabb import intersect_ray_aabb
+from .ray_obb import intersect_ray_obb
 from .results import IntersectionType, RayHit
-from .segment_box import classify_segment_aabb
-from .triangle_box import triangle_overlaps_aabb
+from .segment_aabb import classify_segment_aabb
+from .segment_obb import classify_segment_obb
+from .triangle_aabb import triangle_overlaps_aabb
+from .triangle_obb import triangle_overlaps_obb
 
 __all__ = ["Segment", "Ray", "Triangle"]
 

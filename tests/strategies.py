@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from geometry import _engine
@@ -161,6 +162,49 @@ def rotations():
     return st.tuples(angle, angle, angle).map(
         lambda e: np.asarray(pyrr.matrix33.create_from_eulers(np.array(e)), dtype=np.float64)
     )
+
+
+#: Strategies for an oriented box's half sizes: quarters from 0 to 3 (with dyadic centres and
+#: signed permutation axes, ``center -+ half_size`` is exact), and any non-negative floats.
+half_sizes_dyadic = points(st.integers(0, 12).map(lambda k: k / 4.0))
+half_sizes_generic = points(generic_coords.map(abs))
+
+
+def rigid_matrix(rotation: np.ndarray, translation) -> np.ndarray:
+    """4x4 pyrr-convention matrix: ``[p, 1] @ M = p @ rotation + translation``."""
+    m = np.eye(4)
+    m[:3, :3] = rotation
+    m[3, :3] = translation
+    return m
+
+
+def rigid_motion_cases():
+    """Strategy for ``(box, rotation, translation, local_segment)``: a small-integer box, an
+    exact rigid motion (a signed permutation, a small-integer translation) and a segment of
+    small integers in the box's frame."""
+    local = points(st.integers(-5, 5).map(float))
+    return st.tuples(proper_boxes(small_int_coords), signed_permutation_matrices(),
+                     points(small_int_coords), st.tuples(local, local))
+
+@st.composite
+def segments_near_rotated_surfaces(draw):
+    """Strategy for ``(start, end, center, axes, half_size)``: a rotated box and a segment
+    through a point at rounding distance of its surface: a corner, an edge or a face point,
+    mapped to the world in floats (so off by an ulp or so)."""
+    center, axes, half = draw(points()), draw(rotations()), draw(half_sizes_generic)
+    signs = np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=3, max_size=3)))
+    free = draw(st.integers(0, 3))  # 3: a corner; else that axis runs free (an edge)
+    along = draw(st.floats(-1, 1))
+    d = np.array(draw(st.tuples(*[st.floats(-2, 2)] * 3)))
+    a, b = draw(st.floats(0.1, 3)), draw(st.floats(0.1, 3))
+    with np.errstate(all="ignore"):  # building a case: tiny products may underflow, harmlessly
+        u = signs * half
+        if free < 3:
+            u[free] = along * half[free]
+        p = center + axes.T @ u
+        start, end = p - a * d, p + b * d
+    assume(np.any(end != start))
+    return start, end, center, axes, half
 
 
 def boxes_across_chunks(dtype, extra) -> tuple[np.ndarray, np.ndarray, list[int]]:

@@ -18,7 +18,7 @@ import numpy as np
 import pyrr
 import pytest
 
-from geometry import _engine, obb, triangle_box
+from geometry import _engine, ray_obb, segment_obb, triangle_aabb, triangle_obb
 from tests.geometry import exact_reference as ref
 
 CASES = 400
@@ -165,13 +165,13 @@ def _ray_filter(args, t32: bool) -> tuple:
     the entry or the exit; for float32 t, one spread for every plane), and where it does not, it
     gives the same bits. Where the ray crosses every axis of the frame (the engine's case for
     one direction and one frame), ``crossed`` True gives the same bits in either pass."""
-    got = obb._ray_filter(*args, t32, False, False)
-    first = obb._ray_filter(*args, t32, False, True)
+    got = ray_obb._filter(*args, t32, False, False)
+    first = ray_obb._filter(*args, t32, False, True)
     if not first[3]:
         assert _bits(first) == _bits(got), f"{args}: first pass {first}, second {got}"
     if _crossed(args):
         for first_pass, want in ((False, got), (True, first)):
-            crossed = obb._ray_filter(*args, t32, True, first_pass)
+            crossed = ray_obb._filter(*args, t32, True, first_pass)
             assert _bits(crossed) == _bits(want), (
                 f"{args}: crossed {crossed}, not {want} (first pass {first_pass})")
     return got
@@ -179,7 +179,7 @@ def _ray_filter(args, t32: bool) -> tuple:
 
 def _crossed(args) -> bool:
     """Whether the ray of ``args`` crosses every axis of its frame (the filter's ``crossed``)."""
-    return obb._crosses_every_axis(*args[3:6], *args[9:18])
+    return ray_obb._crosses_every_axis(*args[3:6], *args[9:18])
 
 
 def ray_cases():
@@ -211,8 +211,8 @@ def test_triangle_aabb_filter_and_exact_match_the_reference():
     for args in triangle_aabb_cases():
         v0, v1, v2, lo, hi = args[0:3], args[3:6], args[6:9], args[9:12], args[12:15]
         want = ref.triangle_overlaps_aabb(v0, v1, v2, lo, hi)
-        assert triangle_box._exact(*args) is want, f"{args}: exact pass, expected {want}"
-        got, doubt = triangle_box._filter(*args)
+        assert triangle_aabb._exact(*args) is want, f"{args}: exact pass, expected {want}"
+        got, doubt = triangle_aabb._filter(*args)
         assert doubt or got == want, f"{args}: filter says {got} without doubt, expected {want}"
         doubts += doubt
     assert doubts < CASES / 2, f"the filter doubts {doubts} of {CASES} cases"
@@ -230,7 +230,7 @@ def test_triangle_in_a_grid_plane_leaves_the_grid_boxes_it_touches_settled():
         lo = tuple(float(x) for x in corner)
         hi = tuple(x + 1.0 for x in lo)
         want = ref.triangle_overlaps_aabb(v0, v1, v2, lo, hi)
-        got, doubt = triangle_box._filter(*v0, *v1, *v2, *lo, *hi)
+        got, doubt = triangle_aabb._filter(*v0, *v1, *v2, *lo, *hi)
         assert doubt or got == want, f"box {lo}: filter says {got} without doubt"
         touching += want
         doubts += doubt
@@ -242,8 +242,8 @@ def test_triangle_in_a_grid_plane_leaves_the_grid_boxes_it_touches_settled():
 def test_issue_14_large_triangle_is_decided_exactly():
     args = _floats((0, 0, 0, 1e103, -1e103, 0, 1e103, 0, -1e103, 2e102, -1.5e102, -1.5e102,
                     3e102, 0, 0))
-    assert triangle_box._exact(*args) is True, "the normal's products overflow in floats"
-    got, doubt = triangle_box._filter(*args)
+    assert triangle_aabb._exact(*args) is True, "the normal's products overflow in floats"
+    got, doubt = triangle_aabb._filter(*args)
     assert doubt or got is True, f"the filter must doubt or say True, got {got}"
 
 
@@ -254,14 +254,14 @@ def test_obb_segment_and_triangle_filters_and_exact_match_the_reference():
         empty = min(half) < 0
         args = (*points[0], *points[1], *center, *axes, *half)
         want = 0 if empty else ref.classify_segment_obb(points[0], points[1], center, rows, half)
-        assert obb._segment_exact(*args) == want, f"{args}: exact class, expected {want}"
-        code, doubt = obb._segment_filter(*args)
+        assert segment_obb._exact(*args) == want, f"{args}: exact class, expected {want}"
+        code, doubt = segment_obb._filter(*args)
         assert doubt or code == want, f"{args}: filter class {code} without doubt, expected {want}"
         doubts[0] += doubt
         args = (*points[0], *points[1], *points[2], *center, *axes, *half)
         want = not empty and ref.triangle_overlaps_obb(*points, center, rows, half)
-        assert obb._triangle_exact(*args) is want, f"{args}: exact overlap, expected {want}"
-        got, doubt = obb._triangle_filter(*args)
+        assert triangle_obb._exact(*args) is want, f"{args}: exact overlap, expected {want}"
+        got, doubt = triangle_obb._filter(*args)
         assert doubt or got is want, f"{args}: filter says {got} without doubt, expected {want}"
         doubts[1] += doubt
     assert max(doubts) < CASES * 3 / 4, f"the filters doubt {doubts} of {CASES} cases"
@@ -270,7 +270,7 @@ def test_obb_segment_and_triangle_filters_and_exact_match_the_reference():
 @pytest.mark.parametrize("t32", [False, True], ids=["float64 t", "float32 t"])
 def test_obb_ray_filter_and_exact_match_the_reference(t32):
     for args in ray_cases():
-        _check_ray(args, _ray_filter(args, t32), obb._ray_exact(*args), _ref_ray(args), t32)
+        _check_ray(args, _ray_filter(args, t32), ray_obb._exact(*args), _ref_ray(args), t32)
 
 
 @pytest.mark.parametrize("t32", [False, True], ids=["float64 t", "float32 t"])
@@ -284,7 +284,7 @@ def test_obb_ray_filter_gives_t_within_two_ulps_on_generic_rotated_boxes(t32):
         args = _floats((*rng.uniform(-3, 3, 3), *rng.normal(size=3), *rng.uniform(-1, 1, 3),
                         *axes.ravel(), *rng.uniform(0.1, 1.5, 3), 0.0, math.inf))
         got = _ray_filter(args, t32)
-        _check_ray(args, got, obb._ray_exact(*args), _ref_ray(args), t32)
+        _check_ray(args, got, ray_obb._exact(*args), _ref_ray(args), t32)
         sure += not got[3]
     assert sure >= 290, f"generic rays should rarely be in doubt: {300 - sure} of 300 were"
 
@@ -308,18 +308,18 @@ def test_obb_filters_settle_boxes_near_queries_far_from_the_origin():
         p0, p1, p2 = (_floats(p) for p in v)
         for center in (_floats(near_triangle), _floats(near_segment)):
             args = (*p0, *p1, *p2, *center, *axes, *half)
-            got, doubt = obb._triangle_filter(*args)
+            got, doubt = triangle_obb._filter(*args)
             assert not doubt, f"{args}: triangle in doubt"
             assert got is ref.triangle_overlaps_obb(p0, p1, p2, center, rows, half), args
             args = (*p0, *p1, *center, *axes, *half)
-            code, doubt = obb._segment_filter(*args)
+            code, doubt = segment_obb._filter(*args)
             assert not doubt, f"{args}: segment in doubt"
             assert code == ref.classify_segment_obb(p0, p1, center, rows, half), args
             ray = (*p0, *(b - a for a, b in zip(p0, p1, strict=True)), *center, *axes, *half,
                    0.0, math.inf)
             got = _ray_filter(ray, False)
             assert not got[3], f"{ray}: ray in doubt"
-            _check_ray(ray, got, obb._ray_exact(*ray), _ref_ray(ray))
+            _check_ray(ray, got, ray_obb._exact(*ray), _ref_ray(ray))
 
 
 def test_point_segment_at_a_box_centre_is_settled_by_the_filter():
@@ -331,10 +331,10 @@ def test_point_segment_at_a_box_centre_is_settled_by_the_filter():
         center = _floats(rng.integers(-50, 50, 3) * 0.5)
         axes = _floats(pyrr.matrix33.create_from_eulers(rng.uniform(-3, 3, 3)).ravel())
         half = _floats(rng.uniform(0.1, 2.0, 3))
-        assert obb._segment_filter(*center, *center, *center, *axes, *half) == (2, False)
+        assert segment_obb._filter(*center, *center, *center, *axes, *half) == (2, False)
         flat = (half[0], 0.0, half[2])
-        assert obb._segment_filter(*center, *center, *center, *axes, *flat)[1]
-        assert obb._segment_exact(*center, *center, *center, *axes, *flat) == 1
+        assert segment_obb._filter(*center, *center, *center, *axes, *flat)[1]
+        assert segment_obb._exact(*center, *center, *center, *axes, *flat) == 1
 
 
 def test_offsets_that_overflow_are_doubt_and_exact():
@@ -344,15 +344,15 @@ def test_offsets_that_overflow_are_doubt_and_exact():
     rows = [axes[0:3], axes[3:6], axes[6:9]]
     start, end = (1e307, 0.0, 0.0), (-1.7e308, 0.5, 0.0)
     args = (*start, *end, *center, *axes, *half)
-    assert obb._segment_filter(*args)[1], "end - center overflows: doubt"
+    assert segment_obb._filter(*args)[1], "end - center overflows: doubt"
     assert ref.classify_segment_obb(start, end, center, rows, half) == 1
-    assert obb._segment_exact(*args) == 1, "the segment leaves the box through x = 0"
+    assert segment_obb._exact(*args) == 1, "the segment leaves the box through x = 0"
     args = (*start, *start, *end, *center, *axes, *half)
-    assert obb._triangle_filter(*args)[1] and obb._triangle_exact(*args) is True
+    assert triangle_obb._filter(*args)[1] and triangle_obb._exact(*args) is True
     ray = (-1.5e308, 0.0, 0.0, 1.0, 0.0, 0.0, *center, *axes, *half, 0.0, 1.7e308)
     want = _ref_ray(ray)
     assert want.hit and want.t_enter == Fraction(1.5e308)
-    _check_ray(ray, _ray_filter(ray, False), obb._ray_exact(*ray), want)
+    _check_ray(ray, _ray_filter(ray, False), ray_obb._exact(*ray), want)
     assert _ray_filter(ray, False)[3], "origin - center overflows: doubt"
     assert _ray_filter(ray, True)[3], "origin - center overflows: doubt (float32 t)"
 
@@ -371,15 +371,15 @@ def test_compiled_filters_are_bit_identical_to_interpreted(name):
     products and sums, which may move doubts but no answer: the next test.)"""
     numba = pytest.importorskip("numba")
     if name == "triangle_aabb":
-        kernel, cases = triangle_box._filter, triangle_aabb_cases()
+        kernel, cases = triangle_aabb._filter, triangle_aabb_cases()
     elif name == "segment_obb":
-        kernel = obb._segment_filter
+        kernel = segment_obb._filter
         cases = [(*p[0], *p[1], *c, *a, *h) for p, c, a, h in obb_cases()]
     elif name == "triangle_obb":
-        kernel = obb._triangle_filter
+        kernel = triangle_obb._filter
         cases = [(*p[0], *p[1], *p[2], *c, *a, *h) for p, c, a, h in obb_cases()]
     else:
-        kernel = obb._ray_filter
+        kernel = ray_obb._filter
         cases = [(*args, t32, crossed, first) for args in ray_cases() for t32 in (False, True)
                  for crossed in {False, _crossed(args)} for first in (False, True)]
     _engine._register_jitables()  # the helpers the filters call, as the engine's loops see them
@@ -401,15 +401,15 @@ def test_loops_that_fuse_products_and_sums_answer_exactly(name):
 
     import llvmlite.binding as ll
 
-    from geometry import segment_box
+    from geometry import segment_aabb
 
     boxes = triangle_aabb_cases()
     query, cases = {
-        "segment_aabb": (segment_box._QUERY, [(*c[0:6], *c[9:15]) for c in boxes]),
-        "triangle_aabb": (triangle_box._QUERY, boxes),
-        "segment_obb": (obb._SEGMENT,
+        "segment_aabb": (segment_aabb._QUERY, [(*c[0:6], *c[9:15]) for c in boxes]),
+        "triangle_aabb": (triangle_aabb._QUERY, boxes),
+        "segment_obb": (segment_obb._QUERY,
                         [(*p[0], *p[1], *c, *a, *h) for p, c, a, h in obb_cases()]),
-        "triangle_obb": (obb._TRIANGLE,
+        "triangle_obb": (triangle_obb._QUERY,
                          [(*p[0], *p[1], *p[2], *c, *a, *h) for p, c, a, h in obb_cases()]),
     }[name]
     assert query.contract
@@ -450,17 +450,17 @@ def test_values_that_are_not_valid_are_doubt():
     for k, bad in [(0, nan), (4, inf), (8, -inf), (9, nan), (9, -inf), (14, inf), (12, nan)]:
         args = list(tri + box)
         args[k] = bad
-        assert triangle_box._filter(*args)[-1], f"triangle vs AABB with {bad} at {k}: doubt"
-    assert not triangle_box._filter(*tri, inf, inf, inf, -inf, -inf, -inf)[-1], "empty box"
+        assert triangle_aabb._filter(*args)[-1], f"triangle vs AABB with {bad} at {k}: doubt"
+    assert not triangle_aabb._filter(*tri, inf, inf, inf, -inf, -inf, -inf)[-1], "empty box"
     frame = (0.5, 0.5, 0.5, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.5, 0.5, 0.5)
     for k in range(6):
         for bad in (nan, inf, -inf):
             args = list(tri[:6] + frame)
             args[k if k < 3 else 18 + k - 3] = bad
-            assert obb._segment_filter(*args)[-1], f"segment vs OBB with {bad}: doubt"
+            assert segment_obb._filter(*args)[-1], f"segment vs OBB with {bad}: doubt"
             args = list(tri + frame)
             args[k if k < 3 else 21 + k - 3] = bad
-            assert obb._triangle_filter(*args)[-1], f"triangle vs OBB with {bad}: doubt"
+            assert triangle_obb._filter(*args)[-1], f"triangle vs OBB with {bad}: doubt"
     ray = (0.0, 0.0, 0.0, 1.0, 1.0, 1.0, *frame)
     for k, bad in [(0, nan), (3, inf), (6, -inf), (20, nan), (21, nan), (21, inf), (22, nan),
                    (22, -inf)]:

@@ -108,6 +108,44 @@ def test_obb_mixes_with_per_item_axes():
         assert triangle_overlaps_obb(*args).tolist() == expected, f"triangle, shared={shared}"
 
 
+@pytest.mark.parametrize("shared", ["start", "end", "center", "axes", "half_size"])
+def test_one_shared_obb_argument_broadcasts_like_the_repeated_rows(shared):
+    rng = np.random.default_rng(17)
+    n = 64
+    signs = rng.choice([-1.0, 1.0], (n, 3, 1))
+    axes = np.stack([np.eye(3)[rng.permutation(3)] for _ in range(n)]) * signs
+    arguments = {
+        "start": rng.integers(-4, 5, (n, 3)) / 2.0,
+        "end": rng.integers(-4, 5, (n, 3)) / 2.0,
+        "center": rng.integers(-2, 3, (n, 3)) / 2.0,
+        "axes": axes,
+        "half_size": rng.integers(0, 4, (n, 3)) / 2.0,
+    }
+    single = {**arguments, shared: arguments[shared][3]}
+    repeated = {**arguments, shared: np.broadcast_to(arguments[shared][3], arguments[shared].shape)}
+    np.testing.assert_array_equal(
+        classify_segment_obb(*single.values()), classify_segment_obb(*repeated.values()),
+        err_msg=f"one {shared} must act as that item repeated for every box",
+    )
+    direction = np.where(np.all(arguments["end"] == arguments["start"], axis=1)[:, None], 1.0,
+                         arguments["end"] - arguments["start"])
+    ray_arguments = {**arguments, "end": direction}
+    single = {**ray_arguments, shared: ray_arguments[shared][3]}
+    repeated = {
+        **ray_arguments,
+        shared: np.broadcast_to(ray_arguments[shared][3], ray_arguments[shared].shape),
+    }
+    for got, want, name in zip(
+        intersect_ray_obb(*single.values()),
+        intersect_ray_obb(*repeated.values()),
+        ("hit", "t_enter", "t_exit"),
+        strict=True,
+    ):
+        np.testing.assert_array_equal(
+            got, want, err_msg=f"ray {name}: one {shared} must act as repeated"
+        )
+
+
 def test_leading_dimensions_broadcast_like_numpy():
     starts = POINTS["a"][:2, None, :]  # (2, 1, 3)
     got = classify_segment_aabb(starts, POINTS["b"][:3], BOX_MIN[:3], BOX_MAX[:3])  # -> (2, 3)

@@ -99,10 +99,10 @@ def test_a_ray_across_every_axis_of_one_frame_runs_the_loop_compiled_for_that(mo
     axis of the frame (the filter's ``crossed``) and runs the loop compiled with that as a
     constant, True for a rotated frame, False for one with an axis the ray is parallel to; the
     answers are those of the frame repeated per box, whose loop works it out per box."""
-    from geometry import obb
+    from geometry import ray_obb
 
     lo, hi, c, axes, h = scene(4000, dtype)
-    cases = _cases_run(monkeypatch, obb._RAY)
+    cases = _cases_run(monkeypatch, ray_obb._QUERY)
     for frame in (axes[7], np.eye(3, dtype=dtype)):
         repeated = np.ascontiguousarray(np.broadcast_to(frame, axes.shape))
         assert_same(QUERIES["ray_obb"](lo, hi, c, frame, h),
@@ -116,10 +116,10 @@ def test_one_ray_with_no_zero_component_runs_the_aabb_loop_compiled_for_that(mon
     """One ray against many boxes: the engine works out once whether its direction has no zero
     component (the filter's ``crossing``) and runs the loop compiled with that as a constant;
     the answers are those of the ray repeated per box, whose loop works it out per box."""
-    from geometry import ray_box
+    from geometry import ray_aabb
 
     lo, hi = scene(4000, dtype)[:2]
-    cases = _cases_run(monkeypatch, ray_box._QUERY)
+    cases = _cases_run(monkeypatch, ray_aabb._QUERY)
     for direction in ([4.0, 1.0, -0.5], [4.0, 1.0, 0.0]):
         origin = np.asarray(RAY[0], dtype)
         direction = np.asarray(direction, dtype)
@@ -257,7 +257,7 @@ def test_rays_by_box_edges_are_settled_by_the_loops_second_pass(monkeypatch, axe
     those to its second, which settles them in double-double. Only the boxes that one item
     doubts too (a ray that touches a box only along an edge) reach the exact pass, and the
     answers are the exact reference's, and bit for bit those of one box at a time."""
-    from geometry import obb
+    from geometry import ray_obb
 
     g = np.arange(-3.0, 4.0)
     center = np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
@@ -266,15 +266,15 @@ def test_rays_by_box_edges_are_settled_by_the_loops_second_pass(monkeypatch, axe
     origin = (-5.5, 5.5 if direction[1] < 0 else -5.5, -5.5 if direction[2] else 0.25)
 
     def doubts(first_pass: bool) -> int:
-        crossed = first_pass and obb._crosses_every_axis(*direction, *frame.ravel())
-        return sum(obb._ray_filter(*origin, *direction, *c, *frame.ravel(), *h, 0.0, math.inf,
+        crossed = first_pass and ray_obb._crosses_every_axis(*direction, *frame.ravel())
+        return sum(ray_obb._filter(*origin, *direction, *c, *frame.ravel(), *h, 0.0, math.inf,
                                    False, crossed, first_pass)[3]
                    for c, h in zip(center, half, strict=True))
 
     assert doubts(True) >= doubts(False) + 5, "the first pass should doubt boxes met by an edge"
-    exact = obb._RAY.exact
+    exact = ray_obb._QUERY.exact
     calls = []
-    monkeypatch.setattr(obb._RAY, "exact", lambda *args: calls.append(args) or exact(*args))
+    monkeypatch.setattr(ray_obb._QUERY, "exact", lambda *args: calls.append(args) or exact(*args))
     answers = geometry.intersect_ray_obb(origin, direction, center, frame, half)
     assert len(calls) == doubts(False), "the second pass should settle what one item settles"
     hit = _as_one_item_and_exact(answers, origin, direction, center, frame, half,
@@ -290,7 +290,7 @@ def test_float32_rays_nearly_across_an_axis_are_settled_by_the_loops_second_pass
     plane, so it doubts the hits; the second pass settles them with each plane's own bounds. No
     box reaches the exact pass, and the answers are the exact reference's, and bit for bit those
     of one box at a time."""
-    from geometry import obb
+    from geometry import ray_obb
 
     rng = np.random.default_rng(11)
     center = rng.random((300, 3)).astype(np.float32)
@@ -300,18 +300,18 @@ def test_float32_rays_nearly_across_an_axis_are_settled_by_the_loops_second_pass
     direction = np.array([1.0, tiny, 0.3], np.float32)
 
     def doubts(first_pass: bool) -> int:
-        crossed = first_pass and obb._crosses_every_axis(*map(float, direction),
-                                                         *map(float, frame.ravel()))
-        return sum(obb._ray_filter(*map(float, origin), *map(float, direction), *map(float, c),
+        crossed = first_pass and ray_obb._crosses_every_axis(*map(float, direction),
+                                                             *map(float, frame.ravel()))
+        return sum(ray_obb._filter(*map(float, origin), *map(float, direction), *map(float, c),
                                    *map(float, frame.ravel()), *map(float, h), 0.0, math.inf,
                                    True, crossed, first_pass)[3]
                    for c, h in zip(center, half, strict=True))
 
     assert doubts(False) == 0
     assert doubts(True) >= 10, "the first pass should doubt the hits"
-    exact = obb._RAY.exact
+    exact = ray_obb._QUERY.exact
     calls = []
-    monkeypatch.setattr(obb._RAY, "exact", lambda *args: calls.append(args) or exact(*args))
+    monkeypatch.setattr(ray_obb._QUERY, "exact", lambda *args: calls.append(args) or exact(*args))
     answers = geometry.intersect_ray_obb(origin, direction, center, frame, half)
     assert not calls, "the second pass should settle every box"
     hit = _as_one_item_and_exact(answers, origin, direction, center, frame, half,
@@ -326,9 +326,9 @@ def test_loops_realign_their_frame_for_vector_spills(query):
     by ``_compile``; these two cover its plain and its blocked (per-box axes) forms."""
     import numba
 
-    from geometry import obb, segment_box
+    from geometry import segment_aabb, triangle_obb
 
-    target = {"segment_aabb": segment_box._QUERY, "triangle_obb": obb._TRIANGLE}[query]
+    target = {"segment_aabb": segment_aabb._QUERY, "triangle_obb": triangle_obb._QUERY}[query]
     QUERIES[query](*scene(8))
     loops = [loop for loop, _ in target._loops.values()]
     assert loops, f"{query}: no compiled loop"

@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from geometry import ray_box, segment_box
+from geometry import ray_aabb, segment_aabb
 from tests.geometry import exact_reference as ref
 from tests.geometry.test_magnitudes import ray_cases, segment_cases
 from tests.geometry.test_near_ties import boundary_cases
@@ -25,8 +25,8 @@ def check_segment(case) -> bool:
     """Both stages against the reference; returns the filter's doubt."""
     want = ref.classify_segment_aabb(*case)
     args = flat(*case)
-    assert segment_box._exact(*args) == want, f"{case}: _exact, expected {want}"
-    code, doubt = segment_box._filter(*args)
+    assert segment_aabb._exact(*args) == want, f"{case}: _exact, expected {want}"
+    code, doubt = segment_aabb._filter(*args)
     assert doubt or code == want, f"{case}: the filter is sure of {code}, exactly {want}"
     return doubt
 
@@ -34,11 +34,11 @@ def check_segment(case) -> bool:
 def check_ray(case, t_min, t_max) -> bool:
     want = ref.intersect_ray_aabb(*case, t_min, t_max)
     args = flat(*case) + [float(t_min), float(t_max)]
-    hit, t_enter, t_exit = ray_box._exact(*args)
+    hit, t_enter, t_exit = ray_aabb._exact(*args)
     assert (hit, t_enter, t_exit) == tuple(want), f"{case} [{t_min}, {t_max}]: _exact"
-    f_hit, f_enter, f_exit, doubt = ray_box._filter(*args, False)
+    f_hit, f_enter, f_exit, doubt = ray_aabb._filter(*args, False)
     if all(args[3:6]):  # no zero component: the loop's case (crossing) gives the same bits
-        crossing = ray_box._filter(*args, True)
+        crossing = ray_aabb._filter(*args, True)
         assert repr(crossing) == repr((f_hit, f_enter, f_exit, doubt)), (
             f"{case} [{t_min}, {t_max}]: crossing {crossing}")
     if not doubt:

@@ -172,7 +172,7 @@ def test_a_forked_child_runs_large_batches_with_a_pool_of_its_own():
     (checked in a fresh interpreter)."""
     code = f"""
 import os, signal, threading, time, numpy as np, geometry
-from geometry import _engine, segment_box
+from geometry import _engine, segment_aabb
 geometry.set_num_threads(2)
 lo = np.random.default_rng(0).random((2 * {_engine._PARALLEL_MIN} + 5, 3)); hi = lo + 0.01
 for _ in range(2):  # the first call compiles and runs whole; the second shares it out
@@ -180,7 +180,7 @@ for _ in range(2):  # the first call compiles and runs whole; the second shares 
 assert _engine._pool is not None
 held = threading.Event()
 def compiling():  # another thread holds the query's lock across the fork
-    with segment_box._QUERY._lock:
+    with segment_aabb._QUERY._lock:
         held.set()
         time.sleep(5)
 threading.Thread(target=compiling, daemon=True).start()
