@@ -1,5 +1,7 @@
-"""Input checks of the value types (AABB, OBB, Segment, Ray, Triangle), and of the queries
-that do not run on the engine (which checks its queries' arguments itself).
+"""Input checks: the kinds of arguments the engine's queries take (:class:`Kind`), numbers as
+float arrays (:func:`as_float_array`), and the checks of the value types (AABB, OBB, Segment,
+Ray, Triangle) and of the queries that do not run on the engine (which checks its queries'
+arguments itself).
 
 Messages name the argument, what was expected and what came, e.g.
 ``box_min must have shape (3,) or (N, 3), got (4, 2)``.
@@ -7,12 +9,27 @@ Messages name the argument, what was expected and what came, e.g.
 
 from __future__ import annotations
 
+import math
+import numbers
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, NamedTuple
+
 import numpy as np
 
-from ._engine import as_float_array
 from ._tolerances import ORTHONORMAL_ATOL
 
 __all__ = [
+    "AXES",
+    "BOX_MAX",
+    "BOX_MIN",
+    "DIRECTION",
+    "EXACT_INT",
+    "POINT",
+    "T_MAX",
+    "T_MIN",
+    "Kind",
+    "as_float_array",
     "as_points",
     "as_finite_points",
     "as_boxes",
@@ -25,6 +42,88 @@ __all__ = [
     "check_orthonormal",
     "compute_dtype",
 ]
+
+
+#: Integers up to this magnitude are exact in float64.
+EXACT_INT = 2.0**53
+
+
+class Kind(NamedTuple):
+    """What an argument holds: ``width`` scalars per item, ``item_dims`` trailing dimensions."""
+
+    name: str
+    width: int
+    item_dims: int
+
+
+POINT = Kind("point", 3, 1)  #: finite
+BOX_MIN = Kind("box_min", 3, 1)  #: finite, or +inf (an empty box)
+BOX_MAX = Kind("box_max", 3, 1)  #: finite, or -inf (an empty box)
+DIRECTION = Kind("direction", 3, 1)  #: finite and not the zero vector
+AXES = Kind("axes", 9, 2)  #: finite, rows orthonormal within ORTHONORMAL_ATOL
+T_MIN = Kind("t_min", 1, 0)  #: not NaN, not +inf
+T_MAX = Kind("t_max", 1, 0)  #: not NaN, not -inf
+
+
+def as_float_array(name: str, value: Any) -> np.ndarray:
+    """``value`` as a float32 or float64 array in the machine's byte order (native float input
+    uncopied), refusing integers and extended floats that float64 would round: a ``ValueError``
+    naming the argument."""
+    try:
+        a = np.asarray(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be an array of numbers, got {type(value).__name__}: "
+                         f"{exc}") from None
+    if a.dtype.kind == "f" and a.dtype.itemsize > 8:
+        wide = a
+        a = a.astype(np.float64)
+        if not ((a == wide) | np.isnan(wide) | np.isinf(wide)).all():
+            raise ValueError(f"{name} holds values float64 cannot represent exactly "
+                             f"({wide.dtype} input); round them to float64 first")
+    elif a.dtype.kind in "iuO":
+        a = _exact_floats(name, a)
+    elif a.dtype.kind == "b" or (a.dtype.kind == "f" and a.dtype.itemsize < 4):
+        a = a.astype(np.float64)
+    elif a.dtype.kind != "f":
+        raise ValueError(f"{name} must be an array of numbers, got dtype {a.dtype}")
+    if not a.dtype.isnative:  # big-endian data (from a file, say): the same values, swapped
+        a = a.astype(a.dtype.newbyteorder("="))
+    return a
+
+
+
+def _exact_floats(name: str, a: np.ndarray) -> np.ndarray:
+    """Integers (or Python objects: ints, floats, Fractions, Decimals, numpy scalars) as
+    float64, refusing any value float64 would round, and anything that is not a number."""
+    if a.dtype.kind in "iu" and a.size and np.abs(a.astype(np.float64)).max() < EXACT_INT:
+        return a.astype(np.float64)
+    out = np.empty(a.shape, dtype=np.float64)
+    for index, v in np.ndenumerate(a):
+        if isinstance(v, (str, bytes)) or not isinstance(v, numbers.Number):
+            raise ValueError(f"{name} must hold numbers, got {v!r} at index {index}")
+        try:
+            x = float(v)  # type: ignore[arg-type]  # a complex: TypeError
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ValueError(f"{name} must hold numbers float64 can represent, got {v!r} at "
+                             f"index {index}: {exc}") from None
+        if not math.isfinite(x) and isinstance(v, Decimal) and v.is_finite():
+            raise ValueError(f"{name} holds {v!r} at index {index}, beyond float64")
+        if math.isfinite(x) and not _same_value(v, x):
+            shown = int(v) if isinstance(v, (int, np.integer)) else repr(v)
+            raise ValueError(f"{name} holds {shown} at index {index}, which float64 cannot "
+                             "represent exactly; pass it as a float if rounding is intended")
+        out[index] = x
+    return out
+
+
+def _same_value(v: Any, x: float) -> bool:
+    """Whether the number ``v`` is exactly the float ``x`` (for Fractions and Decimals, by
+    their exact values; an infinity or NaN is left to the value checks)."""
+    try:
+        return Fraction(v) == Fraction(x)
+    except (TypeError, ValueError, OverflowError):
+        return bool(v == x)  # numbers Fraction does not take compare exactly with a float
+
 
 
 def as_points(name: str, value: object) -> np.ndarray:

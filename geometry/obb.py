@@ -26,22 +26,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from ._engine import (
-    AXES,
-    BOOL,
-    CLASS,
-    DIRECTION,
-    POINT,
-    T_MAX,
-    T_MIN,
-    Query,
-    T,
-    axes_doubt,
-    interpreted,
-    jitable,
-    two_product,
-)
+from ._engine import BOOL, CLASS, Query, T
 from ._exact import clip_to_slab, rational, scaled, to_float, to_frame_rational
+from ._floats import axes_doubt, interpreted, jitable, two_product
 from ._tolerances import (
     FILTER_SCALE_MAX,
     FILTER_SCALE_MIN,
@@ -59,6 +46,11 @@ from ._tolerances import (
     UNIT_ROUNDOFF,
 )
 from ._validate import (
+    AXES,
+    DIRECTION,
+    POINT,
+    T_MAX,
+    T_MIN,
     as_axes,
     as_finite_points,
     as_matrix44,

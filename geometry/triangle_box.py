@@ -18,8 +18,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from ._engine import BOOL, BOX_MAX, BOX_MIN, POINT, Query, jitable
+from ._engine import BOOL, Query
 from ._exact import scaled
+from ._floats import jitable
 from ._tolerances import (
     FILTER_SCALE_MAX,
     FILTER_SCALE_MIN,
@@ -27,6 +28,7 @@ from ._tolerances import (
     TRIANGLE_EDGE_BOUND,
     TRIANGLE_PLANE_BOUND,
 )
+from ._validate import BOX_MAX, BOX_MIN, POINT
 
 __all__ = ["triangle_overlaps_aabb"]
 
