@@ -143,10 +143,10 @@ def _aligned_frame() -> Any:
     The compiled loops keep more vectors live than there are registers, so LLVM spills some
     (512-bit ones under AVX-512) to the stack; in a frame aligned only to 16 bytes, three in four
     possible frame addresses put a spill slot across two cache lines, and every reload in the
-    loop pays for the split. Where the frame landed depended on the caller's stack: segment vs
-    AABB over float32 boxes took 2.4 or 4.0 ns a box from one process to the next, and always
-    4.0 in a pool thread. An over-aligned ``alloca`` (kept by an empty ``asm`` that takes its
-    address) makes LLVM realign the frame in the prologue, and its spill slots are then aligned.
+    loop pays for the split. Where the frame lands depends on the caller's stack, so the same
+    loop ran at two speeds from one process to the next, and always at the slower one in a pool
+    thread. An over-aligned ``alloca`` (kept by an empty ``asm`` that takes its address) makes
+    LLVM realign the frame in the prologue, and its spill slots are then aligned.
     """
     from llvmlite import ir
     from numba import types
@@ -197,10 +197,9 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
                   for kind, single in zip(kinds, singles, strict=True))
     # With one frame for all boxes, the rotated query, the frame and the error terms built from
     # them are some sixty constants of the loop. A sum in the loop (the count of doubts) makes
-    # LLVM interleave it four ways, which spills them: the triangle loop took 18 % longer, the
-    # ray loop 8 % (10^6 boxes, one thread). There the count is a second pass over the flags; a
-    # loop that holds fewer constants gains from the interleaving (float32 segment vs AABB: 1.9
-    # instead of 2.4-2.8 ms at 10^6 boxes).
+    # LLVM interleave it four ways, which spills them and slows the loop. There the count is a
+    # second pass over the flags; a loop that holds fewer constants gains from the
+    # interleaving, so it counts as it goes.
     count_apart = any(kind is AXES and single
                       for kind, single in zip(kinds, singles, strict=True))
     params, loads, setup, transpose, items = [], [], [], [], []
@@ -272,9 +271,9 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
               "    return count", ""]
     if second_pass:
         # its own function, called from Python: in the loop's function (even as a call, which
-        # LLVM inlines), it made the first pass 2-3x slower. It runs over the doubted items'
-        # indices: over every item with a branch on its doubt, LLVM vectorised the loop with the
-        # filter computed for every item, masked (16 ms for two doubted rays in 10^6 boxes)
+        # LLVM inlines), it slows the first pass (its code competes for registers). It runs over
+        # the doubted items' indices: over every item with a branch on its doubt, LLVM would
+        # vectorise the loop with the filter computed for every item, masked, however few doubt
         source += [f"def {name}_second({', '.join(params + outs)}, doubt, doubted):",
                    "    count = 0",
                    "    for k in range(doubted.shape[0]):",

@@ -28,12 +28,11 @@ def _usable_cpus() -> int:
 
 
 _threads = _usable_cpus()
-#: The fewest items a thread's share holds. Handing a share to a pool thread costs about 0.1 ms
-#: on the project's 2-core VM (segment vs AABB, 10^5 boxes: 0.17 ms in one thread, 0.28 ms in
-#: two), as long as the cheapest query takes over some 10^5 boxes.
+#: The fewest items a thread's share holds: handing a share to a pool thread costs about as
+#: long as the cheapest query takes over some 10^5 boxes.
 PARALLEL_MIN = 1 << 17
-#: Pieces a thread's share of a batch is cut into (:func:`in_shares`). 8 instead ran batches of
-#: 3 * 10^5 float32 boxes about 5 % longer (a loop's call and its setup, per piece).
+#: Pieces a thread's share of a batch is cut into (:func:`in_shares`): more pieces balance
+#: uneven threads better, but each costs a loop's call and its setup.
 PIECES = 4
 _pool: ThreadPoolExecutor | None = None
 _pool_workers = 0  # the threads _pool may run

@@ -246,7 +246,7 @@ def check_nonzero_direction(name: str, direction: np.ndarray) -> None:
 def check_orthonormal(name: str, axes: np.ndarray) -> None:
     """Raise ``ValueError`` unless every 3x3 block of ``axes`` has orthonormal rows."""
     # The Gram matrix's upper triangle from whole-row products: numpy's batched 3x3 matmul and
-    # reductions over a length-3 axis are ~10x slower than this at 10^4+ boxes.
+    # reductions over a length-3 axis are much slower than this for many boxes.
     rows_ = np.ascontiguousarray(np.moveaxis(axes, (-2, -1), (0, 1)), dtype=np.float64)
     error = np.zeros(axes.shape[:-2])
     for i in range(3):
