@@ -86,20 +86,16 @@ from typing import Any
 
 import numpy as np
 
-from ._floats import axes_doubt
 from ._loops import Column, compile_loop, get_jit, loop_args, numba_jit_disabled, run_interpreted
 from ._threads import PARALLEL_MIN, in_shares
-from ._tolerances import ORTHONORMAL_ATOL
 from ._validate import (
     AXES,
-    BOX_MAX,
-    BOX_MIN,
-    DIRECTION,
     EXACT_INT,
-    T_MAX,
-    T_MIN,
     Kind,
     as_float_array,
+    check_argument,
+    compute_dtype,
+    items_ok,
 )
 
 __all__ = ["BOOL", "CLASS", "T", "Query"]
@@ -160,7 +156,6 @@ class Query:
     def __call__(self, *values: Any, out: Any = None) -> Any:
         if out is None:
             flat: list[float] = []
-            all32 = True
             for value, kind in zip(values, self.kinds, strict=True):
                 t = type(value)
                 if kind.width == 1:
@@ -172,16 +167,13 @@ class Query:
                         continue
                     if t is np.ndarray and value.ndim == 0 and value.dtype.kind == "f" \
                             and value.dtype.itemsize <= 8:
-                        all32 = all32 and value.dtype == np.float32
                         flat.append(float(value))
                         continue
                     break
                 if t is np.ndarray:
                     if value.shape != ((3,) if kind.item_dims == 1 else (3, 3)):
                         break
-                    if value.dtype == np.float64:
-                        all32 = False
-                    elif value.dtype != np.float32:
+                    if value.dtype != np.float64 and value.dtype != np.float32:
                         break
                     flat += value.tolist() if kind.item_dims == 1 else value.ravel().tolist()
                     continue
@@ -194,19 +186,27 @@ class Query:
                         row = [x for p in points for x in p] if len(points) == 3 else None
                     if row is not None:
                         flat += row
-                        all32 = False
                         continue
                 break
             else:
-                return self._one(flat, values, all32)
+                # (the dtype matters only to t outputs and to a filter taking t32)
+                return self._one(flat, values, (self.t32 or T in self.outputs)
+                                 and self._dtype(values, values) == np.float32)
         return self._many(values, out)
+
+    def _dtype(self, values: tuple[Any, ...], arrays: Sequence[Any]) -> type:
+        """The outputs' float dtype (:func:`._validate.compute_dtype`) for the ``values`` given,
+        as ``arrays``."""
+        return compute_dtype(
+            *(a for a, k in zip(arrays, self.kinds, strict=True) if k.width > 1),
+            bounds=[(v, a) for v, a, k in zip(values, arrays, self.kinds, strict=True)
+                    if k.width == 1])
 
     def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
         answer = self.filter(*flat, *self._python_flags(all32))
         if answer[-1]:
-            if not self._valid(flat):
-                self._raise_invalid(values)
+            self._check(values)
             answer = self.exact(*flat)
             if len(self.outputs) == 1:
                 answer = (answer,)
@@ -223,7 +223,7 @@ class Query:
         arrays = [_as_array(name, value, kind) for name, value, kind
                   in zip(self.names, values, self.kinds, strict=True)]
         lead = _broadcast(self.names, arrays, self.kinds)
-        dtype = _compute_dtype(values, arrays, self.kinds)
+        dtype = self._dtype(values, arrays)
         if out is None and lead == ():
             flat = [x for a in arrays for x in a.reshape(-1).tolist()]  # Python floats
             return self._one(flat, tuple(arrays), dtype == np.float32)
@@ -274,8 +274,9 @@ class Query:
         for c, kind in zip(columns, self.kinds, strict=True):
             part = (np.broadcast_to(np.array(c), (len(idx), kind.width)) if isinstance(c, tuple)
                     else c.reshape(-1, kind.width)[idx].astype(np.float64))
-            if not _values_ok(part, kind).all():
-                self._raise_invalid(tuple(arrays))
+            if not items_ok(part, kind).all():
+                self._check(tuple(arrays))
+                raise AssertionError("a doubtful item was invalid, yet every argument is valid")
             parts.append(part)
         items = np.concatenate(parts, axis=1).tolist()
         answers = [self.exact(*item) for item in items]
@@ -318,38 +319,11 @@ class Query:
                 + ((False,) if self.second_pass else ()))
 
     # -- values ---------------------------------------------------------------------------------
-    def _valid(self, flat: list[float]) -> bool:
-        """Whether one item's scalars are valid values (run on doubtful items only)."""
-        k = 0
-        for kind in self.kinds:
-            part = flat[k:k + kind.width]
-            k += kind.width
-            if not all(_value_ok(x, kind) for x in part):
-                return False
-            if kind is DIRECTION and not any(part):
-                return False
-            if kind is AXES and axes_doubt(*part):
-                return False
-        return True
-
-    def _raise_invalid(self, values: tuple[Any, ...]) -> None:
-        """Raise the ``ValueError`` for the first bad value, in argument order."""
+    def _check(self, values: tuple[Any, ...]) -> None:
+        """Raise the ``ValueError`` for the first bad value, in argument order (run when an item
+        doubts: the filter doubts every bad value)."""
         for name, value, kind in zip(self.names, values, self.kinds, strict=True):
-            a = np.asarray(value, dtype=np.float64)
-            ok = _elements_ok(a, kind)
-            if not ok.all():
-                index = tuple(int(i) for i in np.argwhere(~ok)[0])
-                raise ValueError(f"{name} must {_expected(kind)}, got {a[index]} at index {index}")
-            if kind is AXES:
-                _check_orthonormal(name, a)
-            if kind is DIRECTION:
-                zero = np.all(a == 0, axis=-1)
-                if zero.any():
-                    where = "" if zero.ndim == 0 else \
-                        f" at index {tuple(int(i) for i in np.argwhere(zero)[0])}"
-                    raise ValueError(f"{name} must not be the zero vector{where}: "
-                                     "a ray needs a direction")
-        raise AssertionError("a doubtful item was invalid, yet every argument is valid")
+            check_argument(name, np.asarray(value, dtype=np.float64), kind)
 
     # -- compiled loops -------------------------------------------------------------------------
     def _run_loop(self, columns: list[Column], outs: list[np.ndarray], doubt: np.ndarray,
@@ -396,61 +370,14 @@ class Query:
 
 
 # --- helpers -------------------------------------------------------------------------------
-def _elements_ok(a: np.ndarray, kind: Kind) -> np.ndarray:
-    """Per element of ``a``, whether it is a valid value for ``kind`` (:func:`_value_ok`)."""
-    ok: np.ndarray
-    with np.errstate(invalid="ignore"):
-        if kind is BOX_MIN:
-            ok = np.isfinite(a) | (a == _INF)
-        elif kind is BOX_MAX:
-            ok = np.isfinite(a) | (a == -_INF)
-        elif kind is T_MIN:
-            ok = ~np.isnan(a) & (a != _INF)
-        elif kind is T_MAX:
-            ok = ~np.isnan(a) & (a != -_INF)
-        else:
-            ok = np.isfinite(a)
-    return ok
 
 
-def _values_ok(part: np.ndarray, kind: Kind) -> np.ndarray:
-    """Per row of ``part`` (k, width), whether its values are valid for ``kind``."""
-    rows = np.asarray(_elements_ok(part, kind).all(axis=1))
-    if kind is DIRECTION:
-        rows &= (part != 0).any(axis=1)
-    if kind is AXES:
-        with np.errstate(invalid="ignore", over="ignore"):
-            rows &= _orthonormal_error(part.reshape(-1, 3, 3)) <= ORTHONORMAL_ATOL
-    return rows
 
 
-def _compute_dtype(values: tuple[Any, ...], arrays: list[np.ndarray],
-                   kinds: Sequence[Kind]) -> type:
-    """float32 when every array argument is float32 (a Python number t bound does not count)."""
-    for value, a, kind in zip(values, arrays, kinds, strict=True):
-        if kind.width == 1 and not isinstance(value, (np.ndarray, np.generic)):
-            continue
-        if a.dtype != np.float32:
-            return np.float64
-    return np.float32
 
 
-def _value_ok(x: float, kind: Kind) -> bool:
-    if kind is BOX_MIN:
-        return math.isfinite(x) or x == _INF
-    if kind is BOX_MAX:
-        return math.isfinite(x) or x == -_INF
-    if kind is T_MIN:
-        return x == x and x != _INF
-    if kind is T_MAX:
-        return x == x and x != -_INF
-    return math.isfinite(x)
 
 
-def _expected(kind: Kind) -> str:
-    return {BOX_MIN: "be finite (or +inf, which only makes a box empty)",
-            BOX_MAX: "be finite (or -inf, which only makes a box empty)",
-            T_MIN: "not be NaN or +inf", T_MAX: "not be NaN or -inf"}.get(kind, "be finite")
 
 
 def _rounded(value: Any, kind: str, dtype: type) -> Any:
@@ -502,31 +429,8 @@ def _broadcast(names: Sequence[str], arrays: list[np.ndarray],
                          f"{listed}") from None
 
 
-def _orthonormal_error(axes: np.ndarray) -> np.ndarray:
-    """Per 3x3 block, the largest ``|row_i . row_j - delta_ij|`` (NaN for non-finite rows),
-    computed as :func:`axes_doubt` computes it (elementwise, no BLAS)."""
-    rows = np.moveaxis(axes, (-2, -1), (0, 1))
-    error = np.zeros(axes.shape[:-2])
-    for i in range(3):
-        for j in range(i, 3):
-            a, b = rows[i], rows[j]
-            dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] - (1.0 if i == j else 0.0)
-            error = np.maximum(error, np.abs(dot))
-    return error
 
 
-def _check_orthonormal(name: str, axes: np.ndarray) -> None:
-    """Raise unless every 3x3 block of ``axes`` is finite with rows orthonormal within
-    ORTHONORMAL_ATOL (the message names the argument and the first bad index)."""
-    finite = np.isfinite(axes)
-    if not finite.all():
-        index = tuple(int(i) for i in np.argwhere(~finite)[0])
-        raise ValueError(f"{name} must be finite, got {axes[index]} at index {index}")
-    error = _orthonormal_error(axes)
-    if np.any(error > ORTHONORMAL_ATOL):
-        where = "" if error.ndim == 0 else f" at index {int(np.argmax(error))}"
-        raise ValueError(f"{name} must have orthonormal rows (unit box axes) within "
-                         f"{ORTHONORMAL_ATOL:g}, got rows off by {float(np.max(error)):.3g}{where}")
 
 
 def _share(columns: list[Column], kinds: Sequence[Kind], lo: int, hi: int) -> list[Column]:

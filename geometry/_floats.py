@@ -9,17 +9,22 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from ._tolerances import ORTHONORMAL_ATOL
 
-__all__ = ["JITABLES", "axes_doubt", "interpreted", "jitable", "two_product"]
+__all__ = ["JITABLES", "UNFUSED", "axes_doubt", "axes_orthonormal", "axes_residuals",
+           "interpreted", "jitable", "two_product", "unfused"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 #: Helpers that filters call (``@jitable``), in order of definition.
 JITABLES: list[Callable[..., Any]] = []
+#: Those of them compiled without fusing products and sums (``@unfused``).
+UNFUSED: set[Callable[..., Any]] = set()
 
 
-def jitable(fn: Callable[..., Any]) -> Callable[..., Any]:
+def jitable(fn: _F) -> _F:
     """Mark a helper that filters call: plain Python when called from Python, compiled with the
     filter by numba. It is registered with numba (``register_jitable``) only when the engine
     first compiles a loop (:func:`._loops.register_jitables`), so ``import geometry`` and
@@ -28,19 +33,49 @@ def jitable(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
+def unfused(fn: _F) -> _F:
+    """Mark a ``@jitable`` helper to be compiled without fusing a product and a sum into one
+    rounding, even in a loop that may (``Query(..., contract=True)``): it rounds as CPython does,
+    for a helper whose result code outside the filters computes again (the value check)."""
+    UNFUSED.add(fn)
+    return fn
+
+
+@unfused
+@jitable
+def axes_residuals(a00: Any, a01: Any, a02: Any, a10: Any, a11: Any, a12: Any, a20: Any,
+                   a21: Any, a22: Any) -> tuple[Any, Any, Any, Any, Any, Any]:
+    """``row_i . row_j - delta_ij`` of the rows ``a0*, a1*, a2*`` for the six pairs ``i <= j``
+    (00, 01, 02, 11, 12, 22), each summed left to right. Floats or numpy arrays alike (the
+    value check runs it on arrays, elementwise, with the same roundings), and compiled without
+    fused products (:func:`unfused`), so that a filter's doubt and the check never disagree."""
+    return (a00 * a00 + a01 * a01 + a02 * a02 - 1.0,
+            a00 * a10 + a01 * a11 + a02 * a12,
+            a00 * a20 + a01 * a21 + a02 * a22,
+            a10 * a10 + a11 * a11 + a12 * a12 - 1.0,
+            a10 * a20 + a11 * a21 + a12 * a22,
+            a20 * a20 + a21 * a21 + a22 * a22 - 1.0)
+
+
+@jitable
+def axes_orthonormal(a00: Any, a01: Any, a02: Any, a10: Any, a11: Any, a12: Any, a20: Any,
+                     a21: Any, a22: Any) -> Any:
+    """Whether the rows ``a0*, a1*, a2*`` are orthonormal within ORTHONORMAL_ATOL: every
+    :func:`axes_residuals` at most that in magnitude (so False for any NaN or infinity).
+    Floats or numpy arrays alike (elementwise); the one implementation of the rule."""
+    r0, r1, r2, r3, r4, r5 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    return ((abs(r0) <= ORTHONORMAL_ATOL) & (abs(r1) <= ORTHONORMAL_ATOL)
+            & (abs(r2) <= ORTHONORMAL_ATOL) & (abs(r3) <= ORTHONORMAL_ATOL)
+            & (abs(r4) <= ORTHONORMAL_ATOL) & (abs(r5) <= ORTHONORMAL_ATOL))
+
+
 @jitable
 def axes_doubt(a00: float, a01: float, a02: float, a10: float, a11: float, a12: float,
                a20: float, a21: float, a22: float) -> bool:
     """For a filter: True unless the rows ``a0*, a1*, a2*`` are orthonormal within
-    ORTHONORMAL_ATOL (so also for any NaN or infinity). The engine's check of a doubtful item
-    (:func:`_orthonormal_error`) computes the same dot products in the same order."""
-    ok = ((abs(a00 * a00 + a01 * a01 + a02 * a02 - 1.0) <= ORTHONORMAL_ATOL)
-          & (abs(a00 * a10 + a01 * a11 + a02 * a12) <= ORTHONORMAL_ATOL)
-          & (abs(a00 * a20 + a01 * a21 + a02 * a22) <= ORTHONORMAL_ATOL)
-          & (abs(a10 * a10 + a11 * a11 + a12 * a12 - 1.0) <= ORTHONORMAL_ATOL)
-          & (abs(a10 * a20 + a11 * a21 + a12 * a22) <= ORTHONORMAL_ATOL)
-          & (abs(a20 * a20 + a21 * a21 + a22 * a22 - 1.0) <= ORTHONORMAL_ATOL))
-    return not ok
+    ORTHONORMAL_ATOL (:func:`axes_orthonormal`, which the engine's check of a doubtful item
+    runs too), so also for any NaN or infinity."""
+    return not axes_orthonormal(a00, a01, a02, a10, a11, a12, a20, a21, a22)
 
 
 def interpreted() -> bool:

@@ -99,7 +99,10 @@ def register_jitables() -> None:
     from numba.extending import register_jitable
 
     for fn in _floats.JITABLES[_registered:]:
-        register_jitable(forceinline=True, error_model="numpy")(fn)
+        # an unfused helper's own fastmath=False: numba lets a helper inherit its caller's
+        # options (contract) unless it sets them
+        unfused = {"fastmath": False} if fn in _floats.UNFUSED else {}
+        register_jitable(forceinline=True, error_model="numpy", **unfused)(fn)
     if _registered == 0:
         _register_overloads()
     _registered = len(_floats.JITABLES)

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._floats import axes_orthonormal, axes_residuals
 from ._tolerances import ORTHONORMAL_ATOL
 
 __all__ = [
@@ -36,11 +38,17 @@ __all__ = [
     "as_axes",
     "as_matrix44",
     "as_scalars",
+    "check_argument",
+    "check_elements",
     "check_finite",
     "check_box_bounds",
     "check_nonzero_direction",
     "check_orthonormal",
     "compute_dtype",
+    "elements_ok",
+    "items_ok",
+    "nonzero_rows",
+    "orthonormal_ok",
 ]
 
 
@@ -170,14 +178,21 @@ def as_scalars(name: str, value: object, *, allow: str = "") -> np.ndarray:
     ``allow`` may contain ``"+"`` / ``"-"`` to accept +inf / -inf; NaN is never accepted.
     """
     arr = as_float_array(name, value)
-    bad = np.isnan(arr)
-    if "+" not in allow:
-        bad |= arr == np.inf
-    if "-" not in allow:
-        bad |= arr == -np.inf
-    if bad.any():
-        raise ValueError(f"{name} must not be NaN{_inf_words(allow)}, got {arr[bad].flat[0]}")
+    _raise_unless(name, arr, _scalars_ok(arr, allow), f"not be NaN{_inf_words(allow)}")
     return arr
+
+
+# --- the value checks: one of each, for the engine (on the items its filters doubt), the value
+# types and explain. Each raises a ValueError naming the argument, the first bad index and value.
+
+def _scalars_ok(a: np.ndarray, allow: str) -> np.ndarray:
+    """Per element, not NaN, and not an infinity unless ``allow`` holds its sign."""
+    ok: np.ndarray = ~np.isnan(a)
+    if "+" not in allow:
+        ok &= a != np.inf
+    if "-" not in allow:
+        ok &= a != -np.inf
+    return ok
 
 
 def _inf_words(allow: str) -> str:
@@ -190,41 +205,71 @@ def _inf_words(allow: str) -> str:
     return " or infinite"
 
 
+def _bound_ok(a: np.ndarray, empty: float) -> np.ndarray:
+    """Per element, finite or ``empty``: the infinity that only makes a box empty."""
+    ok: np.ndarray = np.isfinite(a) | (a == empty)
+    return ok
+
+
+def _bound_words(empty: float) -> str:
+    return f"be finite (or {'+inf' if empty > 0 else '-inf'}, which only makes a box empty)"
+
+
+def elements_ok(a: np.ndarray, kind: Kind) -> np.ndarray:
+    """Per element of ``a``, whether it is a valid coordinate of an argument of ``kind``: finite,
+    but a box bound may be the infinity of an empty box and a t bound any but NaN and the
+    infinity on its wrong side."""
+    if kind is BOX_MIN:
+        return _bound_ok(a, np.inf)
+    if kind is BOX_MAX:
+        return _bound_ok(a, -np.inf)
+    if kind is T_MIN:
+        return _scalars_ok(a, "-")
+    if kind is T_MAX:
+        return _scalars_ok(a, "+")
+    finite: np.ndarray = np.isfinite(a)
+    return finite
+
+
+def _expected(kind: Kind) -> str:
+    if kind is BOX_MIN:
+        return _bound_words(np.inf)
+    if kind is BOX_MAX:
+        return _bound_words(-np.inf)
+    if kind is T_MIN:
+        return f"not be NaN{_inf_words('-')}"
+    if kind is T_MAX:
+        return f"not be NaN{_inf_words('+')}"
+    return "be finite"
+
+
+def _raise_unless(name: str, arr: np.ndarray, ok: np.ndarray, expected: str) -> None:
+    if not ok.all():
+        index = tuple(int(i) for i in np.argwhere(~ok)[0])
+        raise ValueError(f"{name} must {expected}, got {arr[index]} at index {index}")
+
+
+def check_elements(name: str, arr: np.ndarray, kind: Kind) -> None:
+    """Raise unless every element of ``arr`` is valid for ``kind`` (:func:`elements_ok`)."""
+    _raise_unless(name, arr, elements_ok(arr, kind), _expected(kind))
+
+
 def check_finite(name: str, arr: np.ndarray) -> None:
     """Raise ``ValueError`` naming ``name`` if ``arr`` holds NaN or an infinity."""
-    finite = np.isfinite(arr)
-    if not finite.all():
-        index = tuple(int(i) for i in np.argwhere(~finite)[0])
-        raise ValueError(f"{name} must be finite, got {arr[index]} at index {index}")
+    check_elements(name, arr, POINT)
 
 
-def check_box_bounds(
-    min_name: str, box_min: np.ndarray, max_name: str, box_max: np.ndarray, *, offset: int = 0
-) -> bool:
+def check_box_bounds(min_name: str, box_min: np.ndarray, max_name: str,
+                     box_max: np.ndarray) -> bool:
     """Check box corners; return True when some box uses the empty-box infinities.
 
     NaN is never accepted. +inf in the min corner and -inf in the max corner are accepted: they
     only make a box empty (``AABB.empty()`` is min = +inf, max = -inf). Any other infinity
     (an unbounded box) is a ``ValueError``.
     """
-    uses_inf = False
-    for name, arr, allowed in ((min_name, box_min, np.inf), (max_name, box_max, -np.inf)):
-        finite = np.isfinite(arr)
-        if finite.all():
-            continue
-        bad = ~finite & (arr != allowed)
-        if bad.any():
-            index = tuple(int(i) for i in np.argwhere(bad)[0])
-            value = arr[index]
-            if offset:  # a chunk of a flat batch: report the index in the whole batch
-                index = (index[0] + offset,) + index[1:]
-            sign = "+inf" if allowed > 0 else "-inf"
-            raise ValueError(
-                f"{name} must be finite (or {sign}, which only makes a box empty), "
-                f"got {value} at index {index}"
-            )
-        uses_inf = True
-    return uses_inf
+    check_elements(min_name, box_min, BOX_MIN)
+    check_elements(max_name, box_max, BOX_MAX)
+    return not (np.isfinite(box_min).all() and np.isfinite(box_max).all())
 
 
 def empty_box_rows(box_min: np.ndarray, box_max: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -235,39 +280,79 @@ def empty_box_rows(box_min: np.ndarray, box_max: np.ndarray) -> tuple[np.ndarray
             np.where(rows, box_max.dtype.type(0), box_max))
 
 
+def nonzero_rows(direction: np.ndarray) -> np.ndarray:
+    """Per vector (last axis), whether it is not (+-0, +-0, +-0)."""
+    nonzero: np.ndarray = np.any(direction != 0, axis=-1)
+    return nonzero
+
+
 def check_nonzero_direction(name: str, direction: np.ndarray) -> None:
     """Raise ``ValueError`` if any direction vector is (+-0, +-0, +-0)."""
-    zero = np.all(direction == 0, axis=-1)
+    zero = ~nonzero_rows(direction)
     if np.any(zero):
         where = "" if zero.ndim == 0 else f" at index {tuple(int(i) for i in np.argwhere(zero)[0])}"
         raise ValueError(f"{name} must not be the zero vector{where}: a ray needs a direction")
 
 
+def _axes_entries(axes: np.ndarray) -> list[np.ndarray]:
+    """The nine entries of each 3x3 block of ``axes`` (..., 3, 3), row-major, as float64."""
+    a = np.asarray(axes, dtype=np.float64)  # the filters widen float32 axes too
+    return [a[..., i, j] for i in range(3) for j in range(3)]
+
+
+def orthonormal_ok(axes: np.ndarray) -> np.ndarray:
+    """Per 3x3 block of ``axes``, whether its rows are orthonormal within ORTHONORMAL_ATOL
+    (False for a NaN or an infinity): :func:`._floats.axes_orthonormal` on whole arrays, so the
+    same products and sums, rounded alike, as the filters' :func:`._floats.axes_doubt`."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.asarray(axes_orthonormal(*_axes_entries(axes)))
+
+
 def check_orthonormal(name: str, axes: np.ndarray) -> None:
-    """Raise ``ValueError`` unless every 3x3 block of ``axes`` has orthonormal rows."""
-    # The Gram matrix's upper triangle from whole-row products: numpy's batched 3x3 matmul and
-    # reductions over a length-3 axis are much slower than this for many boxes.
-    rows_ = np.ascontiguousarray(np.moveaxis(axes, (-2, -1), (0, 1)), dtype=np.float64)
-    error = np.zeros(axes.shape[:-2])
-    for i in range(3):
-        for j in range(i, 3):
-            a, b = rows_[i], rows_[j]
-            dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-            if i == j:
-                dot -= 1.0
-            error = np.maximum(error, np.abs(dot))
-    if np.any(error > ORTHONORMAL_ATOL):
-        worst = float(np.max(error))
-        where = "" if error.ndim == 0 else f" at index {int(np.argmax(error))}"
+    """Raise ``ValueError`` unless every 3x3 block of ``axes`` is finite with orthonormal rows
+    (within ORTHONORMAL_ATOL, decided by :func:`orthonormal_ok`)."""
+    check_finite(name, axes)
+    ok = orthonormal_ok(axes)
+    if not ok.all():
+        with np.errstate(invalid="ignore", over="ignore"):
+            error = np.max(np.abs(axes_residuals(*_axes_entries(axes))), axis=0)
+        where = "" if ok.ndim == 0 else f" at index {int(np.argmin(ok))}"
         raise ValueError(
             f"{name} must have orthonormal rows (unit box axes) within {ORTHONORMAL_ATOL:g}, "
-            f"got rows off by {worst:.3g}{where}"
+            f"got rows off by {float(np.max(error))!r}{where}"
         )
 
 
-def compute_dtype(*arrays: np.ndarray) -> type:
-    """float32 when every array is float32, else float64 (the documented result rule)."""
-    if all(a.dtype == np.float32 for a in arrays):
+def items_ok(rows: np.ndarray, kind: Kind) -> np.ndarray:
+    """Per item, a row of ``kind.width`` values, whether it is a valid argument of ``kind``:
+    the checks above, as masks (for the engine's doubtful items)."""
+    ok = np.asarray(elements_ok(rows, kind).all(axis=-1))
+    if kind is DIRECTION:
+        ok &= nonzero_rows(rows)
+    if kind is AXES:
+        ok &= orthonormal_ok(rows.reshape(-1, 3, 3))
+    return ok
+
+
+def check_argument(name: str, arr: np.ndarray, kind: Kind) -> None:
+    """Raise ``ValueError`` for the first bad value of an argument of ``kind`` (the checks of
+    :func:`items_ok`, with a message)."""
+    if kind is AXES:
+        check_orthonormal(name, arr)
+        return
+    check_elements(name, arr, kind)
+    if kind is DIRECTION:
+        check_nonzero_direction(name, arr)
+
+
+def compute_dtype(*arrays: Any, bounds: Sequence[tuple[object, Any]] = ()) -> type:
+    """The results' float dtype: float32 when every array argument is float32, else float64
+    (SEMANTICS.md); an argument without a dtype (a list of Python numbers) is float64.
+    ``bounds`` pairs each scalar bound as given (``t_min``, ``t_max``) with its array: a bound
+    counts only where given as a numpy array or scalar, so that a Python number (``t_min=0.0``)
+    leaves float32 data float32."""
+    counted = [*arrays, *(a for given, a in bounds if isinstance(given, (np.ndarray, np.generic)))]
+    if all(getattr(a, "dtype", np.float64) == np.float32 for a in counted):
         return np.float32
     return np.float64
 

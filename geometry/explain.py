@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._tolerances import ORTHONORMAL_ATOL
+from ._validate import BOX_MAX, BOX_MIN, POINT, Kind, check_elements, check_orthonormal
 from .results import IntersectionType
 
 __all__ = [
@@ -176,7 +176,9 @@ class SeparatingAxes(NamedTuple):
 
 
 # --- input --------------------------------------------------------------------------------
-def _exact_number(name: str, x: object, *, allow_inf: bool = False) -> Fraction | float:
+def _exact_number(name: str, x: object) -> Fraction | float:
+    """``x`` exactly: a Fraction, or the float itself for NaN and the infinities (which the
+    callers' checks refuse or accept)."""
     if isinstance(x, (bool, np.bool_)):
         raise ValueError(f"{name} must hold numbers, got a bool")
     if isinstance(x, (int, np.integer)):
@@ -188,12 +190,11 @@ def _exact_number(name: str, x: object, *, allow_inf: bool = False) -> Fraction 
         value = float(x)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise ValueError(f"{name} must hold numbers, got {x!r}") from None
-    if math.isnan(value) or (math.isinf(value) and not allow_inf):
-        raise ValueError(f"{name} must be finite, got {value}")
-    return value if math.isinf(value) else Fraction(value)
+    return value if not math.isfinite(value) else Fraction(value)
 
 
-def _exact_vec(name: str, value: ArrayLike, *, allow_inf: bool = False) -> Nums:
+def _exact_vec(name: str, value: ArrayLike, kind: Kind = POINT) -> Nums:
+    """A (3,) argument's exact values, checked as the queries check an argument of ``kind``."""
     arr = np.asarray(value)
     if arr.shape != (3,):
         raise ValueError(f"{name} must have shape (3,), got {arr.shape}")
@@ -201,18 +202,15 @@ def _exact_vec(name: str, value: ArrayLike, *, allow_inf: bool = False) -> Nums:
         raise ValueError(f"{name} must be an array of numbers, got dtype {arr.dtype}")
     # tolist() gives exact Python ints / floats up to float64; wider floats stay numpy scalars
     items = arr.tolist() if arr.dtype.itemsize <= 8 else list(arr)
-    return [_exact_number(name, c, allow_inf=allow_inf) for c in items]
+    exact = [_exact_number(name, c) for c in items]
+    # only the floats left as they are can be bad: NaN or an infinity
+    check_elements(name, np.array([x if isinstance(x, float) else 0.0 for x in exact]), kind)
+    return exact
 
 
 def _box(box_min: ArrayLike, box_max: ArrayLike) -> tuple[Nums, Nums]:
     """Exact bounds; +inf in min / -inf in max only as the empty-box marker (ValueError else)."""
-    lo = _exact_vec("box_min", box_min, allow_inf=True)
-    hi = _exact_vec("box_max", box_max, allow_inf=True)
-    for name, bound, bad in (("box_min", lo, -math.inf), ("box_max", hi, math.inf)):
-        if any(isinstance(b, float) and b == bad for b in bound):
-            raise ValueError(f"{name} must be finite (or the empty-box marker of AABB.empty()), "
-                             f"got {bad}")
-    return lo, hi
+    return _exact_vec("box_min", box_min, BOX_MIN), _exact_vec("box_max", box_max, BOX_MAX)
 
 
 def _frame(center: ArrayLike, axes: ArrayLike,
@@ -221,11 +219,8 @@ def _frame(center: ArrayLike, axes: ArrayLike,
     rows = np.asarray(axes)
     if rows.shape != (3, 3):
         raise ValueError(f"axes must have shape (3, 3), got {rows.shape}")
-    gram = rows.astype(np.float64) @ rows.astype(np.float64).T
-    if not np.isfinite(gram).all() or np.abs(gram - np.eye(3)).max() > ORTHONORMAL_ATOL:
-        raise ValueError(f"axes must have orthonormal rows (unit box axes) within "
-                         f"{ORTHONORMAL_ATOL:g}")
     a = [_exact_vec(f"axes[{i}]", rows[i]) for i in range(3)]
+    check_orthonormal("axes", np.array([_floats(row) for row in a]))
     h = _exact_vec("half_size", half_size)
     return c, a, h
 
