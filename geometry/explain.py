@@ -141,7 +141,8 @@ class AxisTest(NamedTuple):
     Projections are ``axis . p``: the triangle's ``[tri_min, tri_max]`` and the box's
     ``[box_lo, box_hi]``; ``gap`` is ``max(box_lo - tri_max, tri_min - box_hi)`` (positive:
     the intervals are apart by that much; zero: they touch; negative: they overlap).
-    ``separates`` is ``exact gap > 0``, decided exactly (touching does not separate).
+    ``separates`` is ``exact gap > 0``, decided exactly (touching does not separate), or that
+    the box projects to no interval (``box_lo > box_hi``: an empty OBB, a negative half size).
     """
 
     number: int
@@ -330,7 +331,9 @@ def explain_segment_obb(start: ArrayLike, end: ArrayLike, center: ArrayLike, axe
     The endpoints are mapped exactly to ``u = axes @ (p - center)``, where the box is
     ``[-half_size, half_size]``, and explained as :func:`explain_segment_aabb` does
     (``frame == "box"``, slabs along the box's axes). The map is affine, so every t means the
-    same point of the segment in both frames.
+    same point of the segment in both frames. A negative half size is an empty box
+    (SEMANTICS.md): that axis's slab is ``EMPTY``, hence NONE, as
+    :func:`classify_segment_obb` answers.
 
     Parameters
     ----------
@@ -368,9 +371,6 @@ AXIS_NAMES = ("box x", "box y", "box z", "triangle normal",
 
 
 def _separating_axes(frame: str, verts: list[Nums], lo: Nums, hi: Nums) -> SeparatingAxes:
-    if any(a > b for a, b in zip(lo, hi, strict=True)):
-        raise ValueError("box_min must not exceed box_max: an empty box has no separating axes "
-                         "to show (it overlaps nothing)")
     edges = [[b - a for a, b in zip(verts[j], verts[(j + 1) % 3], strict=True)] for j in range(3)]
     one, zero_ = Fraction(1), Fraction(0)
     units: list[Vec3] = [(one, zero_, zero_), (zero_, one, zero_), (zero_, zero_, one)]
@@ -385,9 +385,12 @@ def _separating_axes(frame: str, verts: list[Nums], lo: Nums, hi: Nums) -> Separ
         r = _dot([x if x >= 0 else -x for x in axis], half)
         gap = max(c - r - max(proj), min(proj) - (c + r))
         zero = not any(axis)
+        # an empty box (a negative half size) projects to no interval (c - r > c + r) on the
+        # normal it is empty along: nothing of it lies there, so that axis separates
+        separates = not zero and (gap > 0 or r < 0)
         tests.append(AxisTest(index, AXIS_NAMES[index], _floats(axis), axis, zero,
                               _float(min(proj)), _float(max(proj)), _float(c - r),
-                              _float(c + r), _float(gap), not zero and gap > 0))
+                              _float(c + r), _float(gap), separates))
     separating = next((t.number for t in tests if t.separates), None)
     return SeparatingAxes(frame, np.array([_floats(v) for v in verts]), _floats(lo),
                           _floats(hi), _floats(center), tuple(tests), separating,
@@ -426,6 +429,9 @@ def explain_triangle_aabb(v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, box_min: 
     """
     verts = [_exact_vec(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))]
     lo, hi = _box(box_min, box_max)
+    if any(a > b for a, b in zip(lo, hi, strict=True)):
+        raise ValueError("box_min must not exceed box_max: an empty box has no separating axes "
+                         "to show (it overlaps nothing)")
     return _separating_axes("world", verts, lo, hi)
 
 
@@ -435,12 +441,15 @@ def explain_triangle_obb(v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, center: Ar
 
     The vertices are mapped exactly to ``u = axes @ (v - center)`` and explained as
     :func:`explain_triangle_aabb` does against ``[-half_size, half_size]`` (``frame ==
-    "box"``: axes, vertices and projections are box-frame values).
+    "box"``: axes, vertices and projections are box-frame values). A negative half size is an
+    empty box (SEMANTICS.md), which projects to no interval on the box normal it is negative
+    along (``box_lo > box_hi`` there): that axis separates, and ``overlaps`` is False, as
+    :func:`triangle_overlaps_obb` answers.
 
     Raises
     ------
     ValueError
-        For a bad shape, a non-finite coordinate, non-orthonormal axes or a negative half size.
+        For a bad shape, a non-finite coordinate or non-orthonormal axes.
     """
     verts = [_exact_vec(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))]
     c, a, h = _frame(center, axes, half_size)
