@@ -294,9 +294,12 @@ def check_nonzero_direction(name: str, direction: np.ndarray) -> None:
         raise ValueError(f"{name} must not be the zero vector{where}: a ray needs a direction")
 
 
-def _axes_entries(axes: np.ndarray) -> list[np.ndarray]:
-    """The nine entries of each 3x3 block of ``axes`` (..., 3, 3), row-major, as float64."""
+def _axes_entries(axes: np.ndarray) -> list[Any]:
+    """The nine entries of each 3x3 block of ``axes`` (..., 3, 3), row-major, as float64: arrays
+    of them, or for one block Python floats (rounded alike, without numpy's cost per scalar)."""
     a = np.asarray(axes, dtype=np.float64)  # the filters widen float32 axes too
+    if a.ndim == 2:
+        return list(a.ravel().tolist())
     return [a[..., i, j] for i in range(3) for j in range(3)]
 
 
@@ -304,8 +307,11 @@ def orthonormal_ok(axes: np.ndarray) -> np.ndarray:
     """Per 3x3 block of ``axes``, whether its rows are orthonormal within ORTHONORMAL_ATOL
     (False for a NaN or an infinity): :func:`._floats.axes_orthonormal` on whole arrays, so the
     same products and sums, rounded alike, as the filters' :func:`._floats.axes_doubt`."""
+    entries = _axes_entries(axes)
+    if isinstance(entries[0], float):  # one block (Python floats overflow quietly)
+        return np.asarray(axes_orthonormal(*entries))
     with np.errstate(invalid="ignore", over="ignore"):
-        return np.asarray(axes_orthonormal(*_axes_entries(axes)))
+        return np.asarray(axes_orthonormal(*entries))
 
 
 def check_orthonormal(name: str, axes: np.ndarray) -> None:
