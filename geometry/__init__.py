@@ -14,7 +14,8 @@ the contract; the docstrings restate it per function.
 <IntersectionType.INTERSECT: 1>
 """
 
-from ._engine import get_jit, get_num_threads, set_jit, set_num_threads
+from ._loops import get_jit, set_jit
+from ._threads import get_num_threads, set_num_threads
 from .aabb import AABB
 from .box_tree import BoxTree
 from .explain import (

@@ -36,7 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from ._engine import in_shares, njit_cached
+from ._loops import njit_cached
+from ._threads import in_shares
 
 __all__ = [
     "LEAF_SIZE",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from ._engine import jitable, two_product
+from ._floats import jitable, two_product
 from ._tolerances import FILTER_UNIT, RAY_DD_BOUND, RAY_DIVISION_BOUND, RAY_W_MIN
 
 __all__ = ["axis_ts", "inverse_w", "picked_plane_t", "two_sum"]

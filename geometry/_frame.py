@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ._engine import jitable
 from ._exact import scaled
+from ._floats import jitable
 
 __all__ = ["local_ints", "rotate"]
 

@@ -12,7 +12,7 @@ and segment vs OBB in the box's frame (``_frame``), where the box is axis-aligne
 
 from __future__ import annotations
 
-from ._engine import jitable
+from ._floats import jitable
 from ._tolerances import (
     FILTER_SCALE_MAX,
     FILTER_SCALE_MIN,

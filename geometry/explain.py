@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._tolerances import ORTHONORMAL_ATOL
+from ._validate import BOX_MAX, BOX_MIN, POINT, Kind, check_elements, check_orthonormal
 from .results import IntersectionType
 
 __all__ = [
@@ -141,7 +141,8 @@ class AxisTest(NamedTuple):
     Projections are ``axis . p``: the triangle's ``[tri_min, tri_max]`` and the box's
     ``[box_lo, box_hi]``; ``gap`` is ``max(box_lo - tri_max, tri_min - box_hi)`` (positive:
     the intervals are apart by that much; zero: they touch; negative: they overlap).
-    ``separates`` is ``exact gap > 0``, decided exactly (touching does not separate).
+    ``separates`` is ``exact gap > 0``, decided exactly (touching does not separate), or that
+    the box projects to no interval (``box_lo > box_hi``: an empty OBB, a negative half size).
     """
 
     number: int
@@ -176,7 +177,9 @@ class SeparatingAxes(NamedTuple):
 
 
 # --- input --------------------------------------------------------------------------------
-def _exact_number(name: str, x: object, *, allow_inf: bool = False) -> Fraction | float:
+def _exact_number(name: str, x: object) -> Fraction | float:
+    """``x`` exactly: a Fraction, or the float itself for NaN and the infinities (which the
+    callers' checks refuse or accept)."""
     if isinstance(x, (bool, np.bool_)):
         raise ValueError(f"{name} must hold numbers, got a bool")
     if isinstance(x, (int, np.integer)):
@@ -188,12 +191,11 @@ def _exact_number(name: str, x: object, *, allow_inf: bool = False) -> Fraction 
         value = float(x)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise ValueError(f"{name} must hold numbers, got {x!r}") from None
-    if math.isnan(value) or (math.isinf(value) and not allow_inf):
-        raise ValueError(f"{name} must be finite, got {value}")
-    return value if math.isinf(value) else Fraction(value)
+    return value if not math.isfinite(value) else Fraction(value)
 
 
-def _exact_vec(name: str, value: ArrayLike, *, allow_inf: bool = False) -> Nums:
+def _exact_vec(name: str, value: ArrayLike, kind: Kind = POINT) -> Nums:
+    """A (3,) argument's exact values, checked as the queries check an argument of ``kind``."""
     arr = np.asarray(value)
     if arr.shape != (3,):
         raise ValueError(f"{name} must have shape (3,), got {arr.shape}")
@@ -201,18 +203,15 @@ def _exact_vec(name: str, value: ArrayLike, *, allow_inf: bool = False) -> Nums:
         raise ValueError(f"{name} must be an array of numbers, got dtype {arr.dtype}")
     # tolist() gives exact Python ints / floats up to float64; wider floats stay numpy scalars
     items = arr.tolist() if arr.dtype.itemsize <= 8 else list(arr)
-    return [_exact_number(name, c, allow_inf=allow_inf) for c in items]
+    exact = [_exact_number(name, c) for c in items]
+    # only the floats left as they are can be bad: NaN or an infinity
+    check_elements(name, np.array([x if isinstance(x, float) else 0.0 for x in exact]), kind)
+    return exact
 
 
 def _box(box_min: ArrayLike, box_max: ArrayLike) -> tuple[Nums, Nums]:
     """Exact bounds; +inf in min / -inf in max only as the empty-box marker (ValueError else)."""
-    lo = _exact_vec("box_min", box_min, allow_inf=True)
-    hi = _exact_vec("box_max", box_max, allow_inf=True)
-    for name, bound, bad in (("box_min", lo, -math.inf), ("box_max", hi, math.inf)):
-        if any(isinstance(b, float) and b == bad for b in bound):
-            raise ValueError(f"{name} must be finite (or the empty-box marker of AABB.empty()), "
-                             f"got {bad}")
-    return lo, hi
+    return _exact_vec("box_min", box_min, BOX_MIN), _exact_vec("box_max", box_max, BOX_MAX)
 
 
 def _frame(center: ArrayLike, axes: ArrayLike,
@@ -221,11 +220,8 @@ def _frame(center: ArrayLike, axes: ArrayLike,
     rows = np.asarray(axes)
     if rows.shape != (3, 3):
         raise ValueError(f"axes must have shape (3, 3), got {rows.shape}")
-    gram = rows.astype(np.float64) @ rows.astype(np.float64).T
-    if not np.isfinite(gram).all() or np.abs(gram - np.eye(3)).max() > ORTHONORMAL_ATOL:
-        raise ValueError(f"axes must have orthonormal rows (unit box axes) within "
-                         f"{ORTHONORMAL_ATOL:g}")
     a = [_exact_vec(f"axes[{i}]", rows[i]) for i in range(3)]
+    check_orthonormal("axes", np.array([_floats(row) for row in a]))
     h = _exact_vec("half_size", half_size)
     return c, a, h
 
@@ -335,7 +331,9 @@ def explain_segment_obb(start: ArrayLike, end: ArrayLike, center: ArrayLike, axe
     The endpoints are mapped exactly to ``u = axes @ (p - center)``, where the box is
     ``[-half_size, half_size]``, and explained as :func:`explain_segment_aabb` does
     (``frame == "box"``, slabs along the box's axes). The map is affine, so every t means the
-    same point of the segment in both frames.
+    same point of the segment in both frames. A negative half size is an empty box
+    (SEMANTICS.md): that axis's slab is ``EMPTY``, hence NONE, as
+    :func:`classify_segment_obb` answers.
 
     Parameters
     ----------
@@ -373,9 +371,6 @@ AXIS_NAMES = ("box x", "box y", "box z", "triangle normal",
 
 
 def _separating_axes(frame: str, verts: list[Nums], lo: Nums, hi: Nums) -> SeparatingAxes:
-    if any(a > b for a, b in zip(lo, hi, strict=True)):
-        raise ValueError("box_min must not exceed box_max: an empty box has no separating axes "
-                         "to show (it overlaps nothing)")
     edges = [[b - a for a, b in zip(verts[j], verts[(j + 1) % 3], strict=True)] for j in range(3)]
     one, zero_ = Fraction(1), Fraction(0)
     units: list[Vec3] = [(one, zero_, zero_), (zero_, one, zero_), (zero_, zero_, one)]
@@ -390,9 +385,12 @@ def _separating_axes(frame: str, verts: list[Nums], lo: Nums, hi: Nums) -> Separ
         r = _dot([x if x >= 0 else -x for x in axis], half)
         gap = max(c - r - max(proj), min(proj) - (c + r))
         zero = not any(axis)
+        # an empty box (a negative half size) projects to no interval (c - r > c + r) on the
+        # normal it is empty along: nothing of it lies there, so that axis separates
+        separates = not zero and (gap > 0 or r < 0)
         tests.append(AxisTest(index, AXIS_NAMES[index], _floats(axis), axis, zero,
                               _float(min(proj)), _float(max(proj)), _float(c - r),
-                              _float(c + r), _float(gap), not zero and gap > 0))
+                              _float(c + r), _float(gap), separates))
     separating = next((t.number for t in tests if t.separates), None)
     return SeparatingAxes(frame, np.array([_floats(v) for v in verts]), _floats(lo),
                           _floats(hi), _floats(center), tuple(tests), separating,
@@ -431,6 +429,9 @@ def explain_triangle_aabb(v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, box_min: 
     """
     verts = [_exact_vec(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))]
     lo, hi = _box(box_min, box_max)
+    if any(a > b for a, b in zip(lo, hi, strict=True)):
+        raise ValueError("box_min must not exceed box_max: an empty box has no separating axes "
+                         "to show (it overlaps nothing)")
     return _separating_axes("world", verts, lo, hi)
 
 
@@ -440,12 +441,15 @@ def explain_triangle_obb(v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, center: Ar
 
     The vertices are mapped exactly to ``u = axes @ (v - center)`` and explained as
     :func:`explain_triangle_aabb` does against ``[-half_size, half_size]`` (``frame ==
-    "box"``: axes, vertices and projections are box-frame values).
+    "box"``: axes, vertices and projections are box-frame values). A negative half size is an
+    empty box (SEMANTICS.md), which projects to no interval on the box normal it is negative
+    along (``box_lo > box_hi`` there): that axis separates, and ``overlaps`` is False, as
+    :func:`triangle_overlaps_obb` answers.
 
     Raises
     ------
     ValueError
-        For a bad shape, a non-finite coordinate, non-orthonormal axes or a negative half size.
+        For a bad shape, a non-finite coordinate or non-orthonormal axes.
     """
     verts = [_exact_vec(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))]
     c, a, h = _frame(center, axes, half_size)

@@ -17,9 +17,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from ._engine import BOOL, BOX_MAX, BOX_MIN, DIRECTION, POINT, T_MAX, T_MIN, Query, T
+from ._engine import BOOL, Query, T
 from ._exact import clip_to_slab, scaled
 from ._tolerances import RECIPROCAL_MAX, SLAB_ABSOLUTE, SLAB_RELATIVE
+from ._validate import BOX_MAX, BOX_MIN, DIRECTION, POINT, T_MAX, T_MIN
 from .results import RayHit
 
 __all__ = ["intersect_ray_aabb"]

@@ -23,20 +23,9 @@ from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
 from ._double_double import axis_ts, inverse_w, picked_plane_t, two_sum
-from ._engine import (
-    AXES,
-    BOOL,
-    DIRECTION,
-    POINT,
-    T_MAX,
-    T_MIN,
-    Query,
-    T,
-    axes_doubt,
-    interpreted,
-    jitable,
-)
+from ._engine import BOOL, Query, T
 from ._exact import clip_to_slab, scaled
+from ._floats import axes_doubt, interpreted, jitable
 from ._sat import larger, smaller
 from ._tolerances import (
     FILTER_SCALE_MAX,
@@ -49,6 +38,7 @@ from ._tolerances import (
     RAY_UNDERFLOW_SLACK,
     RAY_W_MIN,
 )
+from ._validate import AXES, DIRECTION, POINT, T_MAX, T_MIN
 from .results import RayHit
 
 __all__ = ["intersect_ray_obb"]

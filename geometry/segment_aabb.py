@@ -12,9 +12,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from ._engine import BOX_MAX, BOX_MIN, CLASS, POINT, Query
+from ._engine import CLASS, Query
 from ._exact import clip_to_slab, scaled
 from ._tolerances import RECIPROCAL_MAX, SLAB_ABSOLUTE, SLAB_RELATIVE
+from ._validate import BOX_MAX, BOX_MIN, POINT
 from .results import IntersectionType
 
 __all__ = ["classify_segment_aabb"]

@@ -15,8 +15,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from ._engine import AXES, CLASS, POINT, Query, axes_doubt
+from ._engine import CLASS, Query
 from ._exact import clip_to_slab
+from ._floats import axes_doubt
 from ._frame import local_ints, rotate
 from ._sat import edge_axis_margin, larger, max_abs3
 from ._tolerances import (
@@ -26,6 +27,7 @@ from ._tolerances import (
     OBB_FRAME_BOUND,
     TRIANGLE_EDGE_BOUND,
 )
+from ._validate import AXES, POINT
 from .results import IntersectionType
 
 __all__ = ["classify_segment_obb"]

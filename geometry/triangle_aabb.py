@@ -18,9 +18,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from ._engine import BOOL, BOX_MAX, BOX_MIN, POINT, Query
+from ._engine import BOOL, Query
 from ._exact import scaled
 from ._sat import larger, max_abs3, triangle_box_exact, triangle_box_sat
+from ._validate import BOX_MAX, BOX_MIN, POINT
 
 __all__ = ["triangle_overlaps_aabb"]
 

@@ -14,10 +14,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from ._engine import AXES, BOOL, POINT, Query, axes_doubt
+from ._engine import BOOL, Query
+from ._floats import axes_doubt
 from ._frame import local_ints, rotate
 from ._sat import box_normals, larger, max_abs3, triangle_box_exact, triangle_box_sat
 from ._tolerances import FILTER_SCALE_MAX, FILTER_SCALE_MIN, FILTER_UNIT, OBB_FRAME_BOUND
+from ._validate import AXES, POINT
 
 __all__ = ["triangle_overlaps_obb"]
 

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from geometry import _engine
+from geometry import _threads
 
 # --- strategies ----------------------------------------------------------------------------
 #: Generic coordinates: magnitudes in [1e-3, 1e3] with arbitrary mantissas, and +-0.0 (smaller
@@ -212,7 +212,7 @@ def boxes_across_chunks(dtype, extra) -> tuple[np.ndarray, np.ndarray, list[int]
     ``chunk + extra`` boxes (or, with ``extra = "2 chunks + 1"``, that many) with small-integer
     corners; ``sample`` holds the rows on
     both sides of every seam, the ends and 100 random rows."""
-    chunk = _engine._PARALLEL_MIN  # a thread's share at least: two threads split 2 chunks + 1
+    chunk = _threads.PARALLEL_MIN  # a thread's share at least: two threads split 2 chunks + 1
     n = 2 * chunk + 1 if extra == "2 chunks + 1" else chunk + extra
     rng = np.random.default_rng(n)
     a, b = rng.integers(-3, 4, (2, n, 3)).astype(dtype)

@@ -18,7 +18,7 @@ import numpy as np
 import pyrr
 import pytest
 
-from geometry import _engine, ray_obb, segment_obb, triangle_aabb, triangle_obb
+from geometry import _loops, ray_obb, segment_obb, triangle_aabb, triangle_obb
 from tests.geometry import exact_reference as ref
 
 CASES = 400
@@ -382,7 +382,7 @@ def test_compiled_filters_are_bit_identical_to_interpreted(name):
         kernel = ray_obb._filter
         cases = [(*args, t32, crossed, first) for args in ray_cases() for t32 in (False, True)
                  for crossed in {False, _crossed(args)} for first in (False, True)]
-    _engine._register_jitables()  # the helpers the filters call, as the engine's loops see them
+    _loops.register_jitables()  # the helpers the filters call, as the engine's loops see them
     compiled = numba.njit(kernel)
     for args in cases:
         want, got = _bits(kernel(*args)), _bits(compiled(*args))
@@ -413,7 +413,7 @@ def test_loops_that_fuse_products_and_sums_answer_exactly(name):
                          [(*p[0], *p[1], *p[2], *c, *a, *h) for p, c, a, h in obb_cases()]),
     }[name]
     assert query.contract
-    _engine._register_jitables()
+    _loops.register_jitables()
     fused = numba.njit(fastmath={"contract"}, error_model="numpy")(query.filter)
     settled = 0
     for args in cases:

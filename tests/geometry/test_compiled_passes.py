@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import geometry
-from geometry import _engine
+from geometry import _floats, _loops, _threads
 
-N = 2 * _engine._PARALLEL_MIN + 5  # two threads' shares
+N = 2 * _threads.PARALLEL_MIN + 5  # two threads' shares
 
 
 def rotations(n: int, seed: int) -> np.ndarray:
@@ -206,8 +206,8 @@ def _edge_floats() -> np.ndarray:
 def test_two_product_compiled_equals_python():
     import numba
 
-    _engine._register_jitables()
-    two_product = _engine.two_product
+    _loops.register_jitables()
+    two_product = _floats.two_product
 
     @numba.njit
     def both(a, b, p, e):

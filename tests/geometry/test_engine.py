@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import geometry
-from geometry import _engine, classify_segment_aabb, intersect_ray_aabb
+from geometry import _engine, _floats, _validate, classify_segment_aabb, intersect_ray_aabb
 
 pytestmark = pytest.mark.usefixtures("each_backend")
 
@@ -159,7 +159,7 @@ def _t32_probe(x: float, t32: bool) -> tuple[float, bool]:
 
 @pytest.mark.parametrize("jit", [True, False], ids=["compiled", "interpreted"])
 def test_a_t32_query_tells_its_filter_whether_t_is_float32(jit):
-    query = _engine.Query(_t32_probe, lambda x: x, args=[("x", _engine.T_MIN)],
+    query = _engine.Query(_t32_probe, lambda x: x, args=[("x", _validate.T_MIN)],
                           outputs=[_engine.T], t32=True)
     before = geometry.get_jit()
     geometry.set_jit(jit)
@@ -178,14 +178,14 @@ def test_a_t32_query_tells_its_filter_whether_t_is_float32(jit):
 def _interpreted_probe(x: float) -> tuple[float, bool]:
     """A filter that answers 1 where it runs in Python, else 0 (a filter must never let this
     change its answer; here it shows which way the engine ran it)."""
-    return (1.0 if _engine.interpreted() else 0.0), False
+    return (1.0 if _floats.interpreted() else 0.0), False
 
 
 @pytest.mark.parametrize("jit", [True, False], ids=["compiled", "interpreted"])
 def test_interpreted_is_false_only_in_compiled_loops(jit):
     """``interpreted()`` lets a filter skip, for one item in Python, work its selects discard;
     compiled it must be a constant False, or the loop keeps the branch."""
-    query = _engine.Query(_interpreted_probe, lambda x: 1.0, args=[("x", _engine.T_MIN)],
+    query = _engine.Query(_interpreted_probe, lambda x: 1.0, args=[("x", _validate.T_MIN)],
                           outputs=[_engine.T])
     before = geometry.get_jit()
     geometry.set_jit(jit)

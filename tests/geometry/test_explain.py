@@ -344,3 +344,38 @@ def test_obb_triangles(tri, center, axes, half):
 def test_bad_input_names_the_argument(call, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         call()
+
+
+# --- an OBB with a negative half size is the empty box, as the queries treat it --------------
+@pytest.mark.parametrize("half, axis", [([1, -1, 1], 1), ([-1, 1, 1], 0), ([1, 1, -0.5], 2),
+                                        ([-1, -1, -1], 0)])
+def test_triangle_obb_with_a_negative_half_size_is_empty(half, axis):
+    tri = ([0, 0, 0], [1, 0, 0], [0, 1, 0])  # through the box's centre
+    got = explain_triangle_obb(*tri, [0, 0, 0], np.eye(3), half)
+    assert triangle_overlaps_obb(*tri, [0, 0, 0], np.eye(3), half) is False
+    assert got.overlaps is False and got.separating == axis, \
+        f"expected the empty box separated on box axis {axis}, got {got.separating}"
+    test = got.axes[axis]
+    assert test.box_lo > test.box_hi and test.separates, \
+        f"expected an empty box interval on axis {axis}, got [{test.box_lo}, {test.box_hi}]"
+
+
+@pytest.mark.parametrize("half", [[1, -1, 1], [-1e-300, 1, 1], [-1, -1, -1]])
+def test_segment_obb_with_a_negative_half_size_is_empty(half):
+    segment = ([-2, 0, 0], [2, 0, 0])  # through the box's centre
+    got = explain_segment_obb(*segment, [0, 0, 0], np.eye(3), half)
+    assert classify_segment_obb(*segment, [0, 0, 0], np.eye(3), half) == NONE
+    assert got.kind == NONE and got.rule == SlabRule.NO_COMMON_T, got
+    assert any(s.kind == SlabKind.EMPTY for s in got.slabs), \
+        f"expected an EMPTY slab where the half size is negative, got {got.slabs}"
+
+
+@given(triangles(), points(small_int_coords), signed_permutation_matrices(),
+       points(st.integers(-2, 2).map(float)))
+def test_obb_with_any_half_sizes_agrees_with_the_queries(tri, center, axes, half):
+    """Negative half sizes included: explain's verdict is the queries' (an empty box overlaps
+    nothing), for triangles and for segments (the first two vertices)."""
+    got = explain_triangle_obb(*tri, center, axes, half)
+    assert got.overlaps == triangle_overlaps_obb(*tri, center, axes, half)
+    segment = explain_segment_obb(tri[0], tri[1], center, axes, half)
+    assert segment.kind == classify_segment_obb(tri[0], tri[1], center, axes, half)

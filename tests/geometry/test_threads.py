@@ -13,19 +13,19 @@ import numpy as np
 import pytest
 
 import geometry
-from geometry import _bvh, _engine
+from geometry import _bvh, _threads
 
 
 @pytest.fixture
 def two_threads(monkeypatch):
     before = geometry.get_num_threads()
-    monkeypatch.setattr(_engine, "_pool", None)  # the test sees whether a pool is made
-    monkeypatch.setattr(_engine, "_pool_workers", 0)
+    monkeypatch.setattr(_threads, "_pool", None)  # the test sees whether a pool is made
+    monkeypatch.setattr(_threads, "_pool_workers", 0)
     geometry.set_num_threads(2)
     yield
     geometry.set_num_threads(before)
-    if _engine._pool is not None:
-        _engine._pool.shutdown()
+    if _threads._pool is not None:
+        _threads._pool.shutdown()
 
 
 def cases(n: int, dtype):
@@ -47,10 +47,10 @@ QUERIES = {
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("query", sorted(QUERIES))
 def test_two_threads_equal_one(two_threads, query, dtype):
-    lo, hi = cases(2 * _engine._PARALLEL_MIN + 17, dtype)  # large enough to be shared out
+    lo, hi = cases(2 * _threads.PARALLEL_MIN + 17, dtype)  # large enough to be shared out
     QUERIES[query](lo[:10], hi[:10])  # a loop's first call compiles it and runs whole
     threaded = QUERIES[query](lo, hi)
-    assert _engine._pool is not None, "two threads and two shares' worth of items: a pool runs one"
+    assert _threads._pool is not None, "two threads and two shares' worth of items: a pool runs one"
     geometry.set_num_threads(1)
     single = QUERIES[query](lo, hi)
     pairs = zip(threaded, single, strict=True) if query == "ray" else [(threaded, single)]
@@ -60,40 +60,40 @@ def test_two_threads_equal_one(two_threads, query, dtype):
 
 def test_a_batch_called_from_another_thread_runs_serially(two_threads):
     """dask and thread pools call from threads of their own: no second layer of threads."""
-    lo, hi = cases(2 * _engine._PARALLEL_MIN + 17, np.float64)
+    lo, hi = cases(2 * _threads.PARALLEL_MIN + 17, np.float64)
     QUERIES["triangle"](lo[:10], hi[:10])
     got = []
     worker = threading.Thread(target=lambda: got.append(QUERIES["triangle"](lo, hi)))
     worker.start()
     worker.join()
-    assert _engine._pool is None, "a call from a worker thread must not start the pool"
+    assert _threads._pool is None, "a call from a worker thread must not start the pool"
     np.testing.assert_array_equal(got[0], QUERIES["triangle"](lo, hi))
 
 
 def test_fewer_threads_keep_the_pool_and_more_than_it_holds_make_a_larger_one(two_threads):
-    lo, hi = cases(2 * _engine._PARALLEL_MIN + 17, np.float64)
+    lo, hi = cases(2 * _threads.PARALLEL_MIN + 17, np.float64)
     QUERIES["segment"](lo[:10], hi[:10])
     QUERIES["segment"](lo, hi)
-    pool = _engine._pool
-    assert pool is not None and _engine._pool_workers == 1, "two threads: one pool worker"
+    pool = _threads._pool
+    assert pool is not None and _threads._pool_workers == 1, "two threads: one pool worker"
     geometry.set_num_threads(1)
     QUERIES["segment"](lo, hi)
     geometry.set_num_threads(2)
     QUERIES["segment"](lo, hi)
-    assert _engine._pool is pool, "back to two threads: the same pool, no new thread"
+    assert _threads._pool is pool, "back to two threads: the same pool, no new thread"
     geometry.set_num_threads(3)
     threaded = QUERIES["segment"](lo, hi)  # a pool for three threads: two workers
-    assert _engine._pool is not pool and _engine._pool_workers == 2
+    assert _threads._pool is not pool and _threads._pool_workers == 2
     geometry.set_num_threads(1)
     np.testing.assert_array_equal(threaded, QUERIES["segment"](lo, hi))
 
 
 def test_shares_cover_every_item_once_in_order(two_threads):
     for m in (0, 1, 99, 100, 200, 1001, 12345):
-        pieces = _engine.in_shares(lambda lo, hi: (lo, hi), m, 100)
+        pieces = _threads.in_shares(lambda lo, hi: (lo, hi), m, 100)
         assert pieces[0][0] == 0 and pieces[-1][1] == m, m
         assert all(a[1] == b[0] for a, b in itertools.pairwise(pieces)), m
-        assert len(pieces) == (1 if m < 200 else 2 * _engine._PIECES), m
+        assert len(pieces) == (1 if m < 200 else 2 * _threads.PIECES), m
 
 
 def test_a_slow_thread_leaves_its_pieces_to_the_others(two_threads):
@@ -114,7 +114,7 @@ def test_a_slow_thread_leaves_its_pieces_to_the_others(two_threads):
             waits.append(released.wait(timeout=10))
         return hi - lo
 
-    assert sum(_engine.in_shares(run, m, 100)) == m
+    assert sum(_threads.in_shares(run, m, 100)) == m
     assert all(waits) and here[0] > m // 2, (waits, here)
 
 
@@ -127,7 +127,7 @@ def test_an_error_in_a_piece_reaches_the_caller(two_threads, where):
         return hi - lo
 
     with pytest.raises(ZeroDivisionError, match=where):
-        _engine.in_shares(run, 8000, 100)
+        _threads.in_shares(run, 8000, 100)
 
 
 def _in_fresh_interpreter(code: str) -> list[str]:
@@ -172,12 +172,12 @@ def test_a_forked_child_runs_large_batches_with_a_pool_of_its_own():
     (checked in a fresh interpreter)."""
     code = f"""
 import os, signal, threading, time, numpy as np, geometry
-from geometry import _engine, segment_aabb
+from geometry import _threads, segment_aabb
 geometry.set_num_threads(2)
-lo = np.random.default_rng(0).random((2 * {_engine._PARALLEL_MIN} + 5, 3)); hi = lo + 0.01
+lo = np.random.default_rng(0).random((2 * {_threads.PARALLEL_MIN} + 5, 3)); hi = lo + 0.01
 for _ in range(2):  # the first call compiles and runs whole; the second shares it out
     want = geometry.classify_segment_aabb([0, 0, 0], [1, 1, 1], lo, hi)
-assert _engine._pool is not None
+assert _threads._pool is not None
 held = threading.Event()
 def compiling():  # another thread holds the query's lock across the fork
     with segment_aabb._QUERY._lock:
@@ -192,7 +192,7 @@ if pid == 0:
     starts = np.zeros((len(lo), 3))  # a pattern not compiled yet: takes the query's lock
     again = geometry.classify_segment_aabb(starts, [1, 1, 1], lo, hi)
     ok = np.array_equal(got, want) and np.array_equal(again, want)
-    os._exit(0 if ok and _engine._pool_workers == 1 else 3)
+    os._exit(0 if ok and _threads._pool_workers == 1 else 3)
 print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 """
     assert _in_fresh_interpreter(code) == ["0"]
@@ -207,7 +207,7 @@ def test_a_forked_child_walks_a_box_tree_after_its_parent_did():
     pairs)."""
     code = f"""
 import os, signal, numpy as np, geometry
-from geometry import _bvh, _engine
+from geometry import _bvh, _threads
 from numba.np.ufunc import parallel
 geometry.set_num_threads(2)
 rng = np.random.default_rng(0)
@@ -220,12 +220,12 @@ def answers():
     return [np.concatenate([np.ravel(x) for x in r]) for r in (
         tree.nearest_ray_hits(o, d), tree.ray_pairs(o, d), tree.triangle_pairs(o, v, v + 0.05))]
 want = answers()
-assert _engine._pool is not None and not parallel._is_initialized
+assert _threads._pool is not None and not parallel._is_initialized
 pid = os.fork()
 if pid == 0:
     signal.alarm(60)
     ok = all(np.array_equal(a, b) for a, b in zip(answers(), want))
-    os._exit(0 if ok and _engine._pool_workers == 1 else 3)
+    os._exit(0 if ok and _threads._pool_workers == 1 else 3)
 print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 """
     assert _in_fresh_interpreter(code) == ["0"]
@@ -237,7 +237,7 @@ def test_box_tree_walks_honour_the_thread_count():
     the same answers, and the shares' offsets joined (fresh interpreter)."""
     code = f"""
 import threading, numpy as np, geometry
-from geometry import _bvh, _engine
+from geometry import _bvh, _threads
 rng = np.random.default_rng(1)
 lo = rng.random((3000, 3)); hi = lo + 0.03
 tree = geometry.BoxTree(lo, hi)
@@ -253,10 +253,10 @@ worker = threading.Thread(target=lambda: box.append(answers()))
 worker.start(); worker.join()
 geometry.set_num_threads(1)
 one = answers()
-pooled = _engine._pool is not None
+pooled = _threads._pool is not None
 geometry.set_num_threads(3)
 three = answers()
 same = all(np.array_equal(a, b) for a, b in zip(one + box[0], three + three))
-print(pooled, _engine._pool_workers, same)
+print(pooled, _threads._pool_workers, same)
 """
     assert _in_fresh_interpreter(code) == ["False", "2", "True"]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
+import geometry
 from geometry import (
     AABB,
     OBB,
@@ -15,6 +18,7 @@ from geometry import (
     triangle_overlaps_aabb,
     triangle_overlaps_obb,
 )
+from geometry.explain import explain_segment_obb, explain_triangle_obb
 
 NAN, INF = np.nan, np.inf
 P = [0.5, 0.5, 0.5]
@@ -149,6 +153,63 @@ def test_wrong_axes_shape_is_rejected(function_name, shape):
 def test_axes_orthonormal_within_the_tolerance_are_accepted():
     nearly = I3 + np.diag([1e-8, -1e-8, 0.0])  # float32-stored rotations are this far off
     assert call("classify_segment_obb", axes=nearly) == call("classify_segment_obb")
+
+
+# Axes right at the tolerance: rows 0 and 1 are off by 1.000000000139778e-06 where each product
+# and sum is rounded (as the filters and the check compute it), by 9.999999999177334e-07 where a
+# product and a sum are fused (a BLAS matmul; a loop compiled with contract=True). explain
+# (a matmul) and the compiled segment and triangle loops (fused) used to accept these axes,
+# which the interpreted loop, one item and the OBB value refused.
+X, Y = 0.8802639444603089, 0.4744853929081255
+AXES_AT_TOLERANCE = np.array([[X, Y, 0.0], [-Y, X, 0.0], [0.0, 0.0, 1.0]])
+AT_TOLERANCE_CALLS = {
+    "segment one item": lambda axes: classify_segment_obb(P, Q, P, axes, H),
+    "segment, one frame": lambda axes: classify_segment_obb(np.full((9, 3), 0.5), Q, P, axes, H),
+    "segment, per-box frames": lambda axes: classify_segment_obb(
+        P, Q, np.full((9, 3), 0.5), np.broadcast_to(axes, (9, 3, 3)), H),
+    "triangle, one frame": lambda axes: triangle_overlaps_obb(
+        np.full((9, 3), 0.5), Q, HI, P, axes, H),
+    "ray, one frame": lambda axes: intersect_ray_obb(np.full((9, 3), 0.5), Q, P, axes, H),
+    "OBB": lambda axes: OBB(P, axes, H),
+    "explain segment": lambda axes: explain_segment_obb(P, Q, P, axes, H),
+    "explain triangle": lambda axes: explain_triangle_obb(P, Q, HI, P, axes, H),
+}
+
+
+def residuals_rounded_each(axes):
+    """``|row_i . row_j - delta_ij|`` with every product and sum rounded, left to right."""
+    rows = [[float(x) for x in row] for row in axes]
+    return [abs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] - (1.0 if i == j else 0.0))
+            for i, a in enumerate(rows) for j, b in enumerate(rows) if i <= j]
+
+
+def unit_rows(axes):
+    return axes / np.linalg.norm(axes, axis=1)[:, None]
+
+
+def test_axes_at_the_tolerance_are_what_the_test_needs():
+    worst = max(residuals_rounded_each(AXES_AT_TOLERANCE))
+    assert 1e-6 < worst < 1e-6 * (1 + 1e-9), \
+        f"expected the rounded residual just above 1e-6, got {worst!r}"
+    fused = abs(float(Fraction(X) * Fraction(X) + Fraction(Y * Y)) - 1.0)  # fma(X, X, Y * Y)
+    assert fused <= 1e-6, f"expected the fused residual within 1e-6, got {fused!r}"
+    assert max(residuals_rounded_each(unit_rows(AXES_AT_TOLERANCE))) < 1e-12, \
+        "expected normalised rows well within the tolerance"
+
+
+@pytest.mark.parametrize("jit", [True, False], ids=["compiled", "interpreted"])
+@pytest.mark.parametrize("name", AT_TOLERANCE_CALLS)
+def test_axes_at_the_tolerance_get_one_verdict_everywhere(name, jit):
+    """One check of orthonormality, computed as the filters compute their doubt: every path
+    refuses the axes just beyond the tolerance, and accepts them once they are within it."""
+    before = geometry.get_jit()
+    geometry.set_jit(jit)
+    try:
+        with pytest.raises(ValueError, match="orthonormal rows"):
+            AT_TOLERANCE_CALLS[name](AXES_AT_TOLERANCE)
+        AT_TOLERANCE_CALLS[name](unit_rows(AXES_AT_TOLERANCE))  # must not raise
+    finally:
+        geometry.set_jit(before)
 
 
 def test_boxes_that_are_infinite_but_not_empty_are_rejected():

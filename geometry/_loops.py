@@ -1,0 +1,312 @@
+"""The loops that run a filter over many items: numba code generated per query, or CPython.
+
+:func:`compile_loop` writes, for one query and one pattern of shared / per-item arguments, the
+source of a loop that calls the filter once per item, and compiles it with numba (the filter and
+the helpers it calls, :mod:`._floats`, inlined). :func:`run_interpreted` runs the very same
+filter in CPython instead (``set_jit(False)``, ``SLABLAB_JIT=0``), bit for bit the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import itertools
+import os
+from collections.abc import Callable, Sequence
+from typing import Any, Union
+
+import numpy as np
+
+from . import _floats
+from ._floats import interpreted, two_product
+from ._validate import AXES, Kind
+
+__all__ = ["Column", "compile_loop", "get_jit", "loop_args", "njit_cached",
+           "numba_jit_disabled", "register_jitables", "run_interpreted", "set_jit"]
+
+
+#: A per-item argument as the loops take it: Python floats shared by every item, or a flat
+#: read-only array of ``width`` values per item.
+Column = Union[tuple[float, ...], np.ndarray]  # noqa: UP007 - a runtime alias
+
+
+# --- switches ------------------------------------------------------------------------------
+_jit = os.environ.get("SLABLAB_JIT", "1").strip().lower() not in ("0", "false", "no", "off")
+
+#: Items per block where a loop deinterleaves per-item axes first (:func:`compile_loop`).
+_BLOCK = 64
+
+
+def numba_jit_disabled() -> bool:
+    """Whether numba is told not to compile (``NUMBA_DISABLE_JIT=1``, as when debugging numba
+    code): its ``njit`` then gives Python functions, which cannot run the loops' intrinsics, so
+    batches run in the interpreted loop, as with ``set_jit(False)``."""
+    import numba
+
+    return bool(getattr(numba.config, "DISABLE_JIT", False))  # (set from the environment)
+
+
+def set_jit(enabled: bool) -> None:
+    """Run batches in compiled loops (``True``, the default) or in the interpreter (``False``,
+    also ``SLABLAB_JIT=0``; numba's ``NUMBA_DISABLE_JIT=1`` runs them interpreted as well). Both
+    run the same filter: answers never change, only speed."""
+    global _jit
+    if not isinstance(enabled, (bool, np.bool_)):
+        raise ValueError(f"enabled must be True or False, got {enabled!r}")
+    _jit = bool(enabled)
+
+
+def get_jit() -> bool:
+    """Whether batches run in compiled loops (see :func:`set_jit`)."""
+    return _jit
+
+
+def loop_args(columns: list[Column]) -> list[Any]:
+    """The arguments a compiled loop takes for ``columns`` (shared scalars one by one)."""
+    args: list[Any] = []
+    for c in columns:
+        if isinstance(c, tuple):
+            args += c
+        else:
+            args.append(c)
+    return args
+
+
+def run_interpreted(filter: Callable[..., tuple[Any, ...]], columns: list[Column],
+                    kinds: Sequence[Kind], m: int, outs: list[np.ndarray], doubt: np.ndarray,
+                    extra: tuple[bool, ...]) -> int:
+    """The filter over every item in CPython, on Python floats (set_jit(False)), with the
+    arguments ``extra`` after the items'; returns the number of doubtful items."""
+    streams = [itertools.repeat(c, m) if isinstance(c, tuple)
+               else c.reshape(-1, k.width).astype(np.float64).tolist()
+               for c, k in zip(columns, kinds, strict=True)]
+    streams.append(itertools.repeat(extra, m))
+    chain = itertools.chain.from_iterable
+    results = [filter(*chain(parts)) for parts in zip(*streams, strict=True)]
+    for k, o in enumerate(outs):
+        o[...] = [r[k] for r in results]  # rounded into the output dtype as numba does
+    flags = [r[-1] for r in results]
+    doubt[...] = flags
+    return sum(flags)
+
+
+_registered = 0
+
+
+def register_jitables() -> None:
+    """Register with numba the helpers that filters call, those defined since the last call."""
+    global _registered
+    from numba.extending import register_jitable
+
+    for fn in _floats.JITABLES[_registered:]:
+        # an unfused helper's own fastmath=False: numba lets a helper inherit its caller's
+        # options (contract) unless it sets them
+        unfused = {"fastmath": False} if fn in _floats.UNFUSED else {}
+        register_jitable(forceinline=True, error_model="numpy", **unfused)(fn)
+    if _registered == 0:
+        _register_overloads()
+    _registered = len(_floats.JITABLES)
+
+
+def _register_overloads() -> None:
+    """The compiled forms of :func:`two_product` (one ``llvm.fma``, a vfmadd where the CPU has
+    one) and of :func:`interpreted` (a constant False)."""
+    from numba import types
+    from numba.extending import intrinsic, overload
+
+    def fma_typing(typingctx: Any, a: Any, b: Any, c: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.fma(*args)
+
+        return types.float64(types.float64, types.float64, types.float64), codegen
+
+    fma: Any = intrinsic(fma_typing)
+
+    def fused(a: float, b: float) -> tuple[float, float]:
+        p = a * b
+        return p, fma(a, b, -p)
+
+    def typed(a: float, b: float) -> Callable[[float, float], tuple[float, float]]:
+        return fused  # (numba wants the parameters, annotations included, of ``fused``)
+
+    overload(two_product, jit_options={"forceinline": True, "error_model": "numpy"})(typed)
+
+    def constant_false() -> bool:
+        return False
+
+    def compiled() -> Callable[[], bool]:
+        return constant_false
+
+    overload(interpreted, jit_options={"forceinline": True})(compiled)
+
+
+def _aligned_frame() -> Any:
+    """An intrinsic that gives the function calling it a stack frame aligned to 64 bytes.
+
+    The compiled loops keep more vectors live than there are registers, so LLVM spills some
+    (512-bit ones under AVX-512) to the stack; in a frame aligned only to 16 bytes, three in four
+    possible frame addresses put a spill slot across two cache lines, and every reload in the
+    loop pays for the split. Where the frame lands depends on the caller's stack, so the same
+    loop ran at two speeds from one process to the next, and always at the slower one in a pool
+    thread. An over-aligned ``alloca`` (kept by an empty ``asm`` that takes its address) makes
+    LLVM realign the frame in the prologue, and its spill slots are then aligned.
+    """
+    from llvmlite import ir
+    from numba import types
+    from numba.extending import intrinsic
+
+    def typing(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            with builder.goto_entry_block():
+                slot = builder.alloca(ir.IntType(8), size=ir.Constant(ir.IntType(64), 64))
+            slot.align = 64
+            keep = ir.InlineAsm(ir.FunctionType(ir.VoidType(), [slot.type]), "", "r",
+                                side_effect=True)
+            builder.call(keep, [slot])
+            return context.get_dummy_value()
+
+        return types.void(), codegen
+
+    return intrinsic(typing)
+
+
+def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
+                 singles: tuple[bool, ...], n_out: int, t32: bool | None, case: bool | None,
+                 second_pass: bool, contract: bool
+                 ) -> tuple[Callable[..., int], Callable[..., int] | None]:
+    """A numba loop of ``filter`` over items, for one pattern of shared / per-item arguments
+    (and for a filter that takes ``t32`` or ``case``, one value of each, constants LLVM folds),
+    with the filter's second pass over the items it doubted if it has one, with products and
+    sums fused where ``contract`` (:mod:`._engine`'s docstring).
+
+    The source is generated (one parameter per shared scalar, one flat array per per-item
+    argument, indexed with its constant width so that LLVM sees interleaved loads; per-item axes
+    deinterleaved a block at a time, see below) and compiled with the filter inlined, in a stack
+    frame aligned for its vector spills (:func:`_aligned_frame`). Its name
+    carries a hash of the filter's source and of the constants it reads: numba's cache would not
+    notice a changed callee otherwise.
+    """
+    import numba
+
+    register_jitables()
+    # Per-item axes are nine values per item: an interleaved group LLVM will not deinterleave
+    # (its limit is eight), so it would gather them, eight loads an instruction, at several
+    # times the cost of reading them. A loop with per-item axes therefore runs in blocks of
+    # items: each block's axes are first deinterleaved by threes, into three rows (in L1) that
+    # the filter reads as it reads points. Its indices are unsigned: numba wraps a negative
+    # signed index, and LLVM cannot always prove one non-negative; a wrapped index is a select
+    # that stops the loop from vectorising.
+    blocked = any(kind is AXES and not single
+                  for kind, single in zip(kinds, singles, strict=True))
+    # With one frame for all boxes, the rotated query, the frame and the error terms built from
+    # them are some sixty constants of the loop. A sum in the loop (the count of doubts) makes
+    # LLVM interleave it four ways, which spills them and slows the loop. There the count is a
+    # second pass over the flags; a loop that holds fewer constants gains from the
+    # interleaving, so it counts as it goes.
+    count_apart = any(kind is AXES and single
+                      for kind, single in zip(kinds, singles, strict=True))
+    params, loads, setup, transpose, items = [], [], [], [], []
+    for k, (kind, single) in enumerate(zip(kinds, singles, strict=True)):
+        if single:
+            names = [f"s{k}_{j}" for j in range(kind.width)]
+            params += names
+            loads += names
+            items += names
+            continue
+        params.append(f"a{k}")
+        items += [f"float64(a{k}[{kind.width} * i + {j}])" for j in range(kind.width)]
+        if kind is not AXES:
+            loads += [f"float64(a{k}[uint64({kind.width}) * i + uint64({j})])" if blocked
+                      else f"float64(a{k}[{kind.width} * i + {j}])" for j in range(kind.width)]
+            continue
+        setup += [f"    t{k}_{c} = np.empty(3 * {_BLOCK})" for c in range(3)]
+        transpose.append("        for q in range(uint64(3) * m):")
+        transpose += [f"            t{k}_{c}[q] = float64(a{k}[uint64(9) * start + uint64(3) * q "
+                      f"+ uint64({c})])" for c in range(3)]
+        loads += [f"t{k}_{c}[uint64(3) * j + uint64({row})]" for row in range(3) for c in range(3)]
+    for flag in (t32, case):
+        if flag is not None:
+            loads.append(repr(flag))
+            items.append(repr(flag))
+    if second_pass:
+        loads.append("True")
+        items.append("False")
+    outs = [f"o{j}" for j in range(n_out)]
+    # the sources of the filter and of every helper it may call, and the constants they read
+    # (numba freezes them into the machine code)
+    # (and of this function and the registration: how the loop is generated and compiled)
+    sources = [inspect.getsource(f) for f in (compile_loop, register_jitables,
+                                              _register_overloads, _aligned_frame)]
+    constants: dict[str, Any] = {"_BLOCK": _BLOCK}
+    for fn in [filter, *_floats.JITABLES]:
+        sources.append(inspect.getsource(fn))
+        constants.update({n: fn.__globals__[n] for n in fn.__code__.co_names
+                          if isinstance(fn.__globals__.get(n), (int, float))})
+    digest = hashlib.sha1(("".join(sources) + repr(sorted(constants.items())))
+                          .encode()).hexdigest()[:12]
+    pattern = ("".join("s" if s else "a" for s in singles)
+               + {None: "", False: "_t64", True: "_t32"}[t32]
+               + {None: "", False: "_any", True: "_case"}[case] + ("_fma" if contract else ""))
+    module = filter.__module__.rsplit(".", 1)[-1]
+    name = f"_loop_{module}_{pattern}_{digest}"
+    if blocked:
+        head = [*setup,
+                f"    for start in range(uint64(0), uint64(n), uint64({_BLOCK})):",
+                f"        m = min(uint64({_BLOCK}), uint64(n) - start)",
+                *transpose,
+                "        for j in range(m):",
+                "            i = start + j"]
+        indent = "            "
+    else:
+        head = ["    for i in range(n):"]
+        indent = "        "
+    body = [f"r = kernel({', '.join(loads)})",
+            *[f"{o}[i] = r[{j}]" for j, o in enumerate(outs)],
+            f"doubt[i] = r[{n_out}]",
+            *([] if count_apart else [f"count += r[{n_out}]"])]
+    source = [f"def {name}({', '.join(params + outs)}, doubt):",
+              "    aligned_frame()",
+              "    count = 0",
+              "    n = doubt.shape[0]",
+              *head,
+              *[indent + line for line in body],
+              *(["    for i in range(n):", "        count += doubt[i]"] if count_apart else []),
+              "    return count", ""]
+    if second_pass:
+        # its own function, called from Python: in the loop's function (even as a call, which
+        # LLVM inlines), it slows the first pass (its code competes for registers). It runs over
+        # the doubted items' indices: over every item with a branch on its doubt, LLVM would
+        # vectorise the loop with the filter computed for every item, masked, however few doubt
+        source += [f"def {name}_second({', '.join(params + outs)}, doubt, doubted):",
+                   "    count = 0",
+                   "    for k in range(doubted.shape[0]):",
+                   "        i = doubted[k]",
+                   f"        r = kernel({', '.join(items)})",
+                   *[f"        {o}[i] = r[{j}]" for j, o in enumerate(outs)],
+                   f"        doubt[i] = r[{n_out}]",
+                   f"        count += r[{n_out}]",
+                   "    return count", ""]
+    namespace: dict[str, Any] = {
+        "kernel": numba.njit(inline="always", error_model="numpy")(filter),
+        "float64": np.float64, "uint64": np.uint64, "np": np, "__name__": __name__,
+        "aligned_frame": _aligned_frame()}
+    # compiled as if written in this file, so numba's cache can locate and stamp it
+    exec(compile("\n".join(source), __file__, "exec"), namespace)
+
+    options: dict[str, Any] = {"nogil": True, "boundscheck": False, "error_model": "numpy"}
+    if contract:  # products and sums fused where the query's answers allow it (``_engine``)
+        options["fastmath"] = {"contract"}
+
+    return (njit_cached(namespace[name], **options),
+            njit_cached(namespace[f"{name}_second"], **options) if second_pass else None)
+
+
+def njit_cached(fn: Callable[..., Any], **options: Any) -> Any:
+    """``numba.njit(fn)`` with ``options``, cached next to the package where numba can write
+    there, else uncached (a read-only install)."""
+    import numba
+
+    try:
+        return numba.njit(cache=True, **options)(fn)
+    except RuntimeError:  # no writable cache location: no cache
+        return numba.njit(**options)(fn)
