@@ -300,13 +300,13 @@ def test_rays_grazing_corners_and_edges_with_rounded_reciprocals(dtype):
     assert check_segments(tree, lo, hi, o.astype(dtype), corner.astype(dtype)) > 500
 
 
-def test_nearest_with_more_near_ties_than_a_walk_keeps(monkeypatch, dtype):
-    """Lines whose nearest walk keeps more candidates than its capacity are collected again."""
-    from geometry import box_tree
-
-    monkeypatch.setattr(box_tree, "_NEAREST_CAPACITY", 1)
+def test_nearest_keeps_every_exact_tie(dtype):
+    """Each grid box stands ten times (touching and duplicate boxes tie on every ray): the walk
+    keeps every tie of the nearest hit, and the lowest index wins."""
     rng = np.random.default_rng(6)
     lo, hi = grid_boxes(dtype)
+    lo, hi = np.tile(lo, (10, 1)), np.tile(hi, (10, 1))
     tree = BoxTree(lo, hi)
     o, d = grid_rays(rng, 200, dtype)
-    assert check_rays(tree, lo, hi, o, d) > 500
+    assert check_rays(tree, lo, hi, o, d) > 5000
+
