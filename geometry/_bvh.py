@@ -30,9 +30,9 @@ error bounds, so a subtree is skipped only when no box in it can be hit:
 - Overflow makes a widened bound NaN or infinite; every rejection is written as a comparison
   that is False on NaN, so overflow means "descend".
 
-For the nearest hit a second pair of bounds brackets the public function's rounded ``t_enter``
-(within a few ulps of the exact entry in the output dtype: ``box_tree.OUT_REL`` / ``OUT_ABS``):
-a box that is surely hit gives an upper bound
+For the nearest hit a second pair of bounds brackets the public function's ``t_enter``, which
+is rounded to the output dtype (within 2 ulps of the exact entry there, SEMANTICS.md), and may
+round to -inf or +inf beyond that dtype's range: a box that is surely hit gives an upper bound
 on the nearest ``t_enter``, and a subtree whose lower bound exceeds it can hold neither the
 nearest box nor a tie with it.
 """
@@ -466,16 +466,21 @@ def _may_hit(entry, exit_, inside, q):  # type: ignore[no-untyped-def]
 
 @_compiled
 def _enter_lower(entry, q):  # type: ignore[no-untyped-def]
-    """A lower bound on the public ``t_enter`` of every box in a node whose entry is ``entry``."""
+    """A lower bound on the public ``t_enter`` of every box in a node whose entry is ``entry``:
+    -inf where that ``t_enter`` may round to -inf (beyond the output dtype's range). A value
+    beyond ``+out_max`` rounds to +inf or to a float near ``out_max``: the bound starts there."""
     e = entry - (abs(entry) * SLAB_REL + SLAB_ABS)
     e = q.t_lo if q.t_lo > e else e
-    return e - (abs(e) * q.out_rel + q.out_abs)
+    e = q.out_max if e > q.out_max else e
+    e = e - (abs(e) * q.out_rel + q.out_abs)
+    return e if e >= -q.out_max else -_INF  # also NaN
 
 
 @_compiled
 def _enter_upper(entry, exit_, inside, q):  # type: ignore[no-untyped-def]
     """An upper bound on the public ``t_enter`` of a surely hit box, else +inf: +inf too where
-    that ``t_enter`` may round to +inf."""
+    that ``t_enter`` may round to +inf. A value beyond ``-out_max`` rounds to -inf or to a
+    float near ``-out_max``: the bound starts there."""
     if not (inside and q.exact):
         return _INF
     e = entry + (abs(entry) * SLAB_REL + SLAB_ABS)
@@ -484,6 +489,7 @@ def _enter_upper(entry, exit_, inside, q):  # type: ignore[no-untyped-def]
     x = q.t_hi if q.t_hi < x else x
     if not e <= x:  # not surely hit (or NaN)
         return _INF
+    e = -q.out_max if e < -q.out_max else e
     up = e + (abs(e) * q.out_rel + q.out_abs)
     return up if up <= q.out_max else _INF
 

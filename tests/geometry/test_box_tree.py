@@ -310,3 +310,61 @@ def test_nearest_keeps_every_exact_tie(dtype):
     o, d = grid_rays(rng, 200, dtype)
     assert check_rays(tree, lo, hi, o, d) > 5000
 
+
+def test_nearest_ties_at_minus_inf_take_the_lowest_index():
+    """float32 entries below -3.4e38 round to -inf: every such box ties, whatever its exact
+    entry, so the lowest index wins (not the box with the smallest exact entry)."""
+    lo = np.array([[-2e36, -1, -1], [-3e36, -1, -1]], np.float32)
+    hi = np.array([[-1.5e36, 1, 1], [-2.5e36, 1, 1]], np.float32)
+    o = np.zeros(3, np.float32)
+    d = np.array([1e-3, 0, 0], np.float32)
+    tree = BoxTree(lo, hi)
+    assert tree.nearest_ray_hits(o, d, t_min=-np.inf) == (0, -np.inf), "box 0: ties at -inf"
+    assert tree.nearest_ray_hits(o, d, t_min=-1e40) == (0, -np.inf), "t_min rounds to -inf"
+
+
+def test_nearest_ties_made_by_rounding_to_float32_take_the_lowest_index():
+    """Different exact entries that round to one float32 tie, and the lowest index wins though
+    its exact entry is the larger: beyond +3.4e38 (both +inf), and in range (a ``t_min`` that
+    rounds to a box's entry)."""
+    lo = np.array([[2e36, -1, -1], [1.5e36, -1, -1]], np.float32)
+    tree = BoxTree(lo, lo + np.float32(1e36))
+    o = np.zeros(3, np.float32)
+    assert tree.nearest_ray_hits(o, np.array([1e-3, 0, 0], np.float32)) == (0, np.inf), (
+        "box 0: both enter at +inf in float32")
+    tree = BoxTree(np.array([[1, -1, -1], [0.5, -1, -1]], np.float32),
+                   np.array([[2, 1, 1], [2, 1, 1]], np.float32))
+    d = np.array([1, 0, 0], np.float32)
+    assert tree.nearest_ray_hits(o, d, t_min=1 - 2**-30) == (0, 1.0), (
+        "box 0: its entry 1 and box 1's t_min 1 - 2**-30 are both 1 in float32")
+
+
+def huge_float32_scene(rng, n, m):
+    """float32 boxes as slabs across the x axis at |x| up to 3e38, and rays nearly along x
+    with small x components: most entries lie beyond float32's range (ties at -inf / +inf),
+    some near it, some in it."""
+    x0 = rng.uniform(-3e38, 3e38, n) * 10.0 ** -rng.integers(0, 8, n)
+    x1 = x0 + np.abs(x0) * rng.uniform(0, 0.3, n) + rng.uniform(0, 1e36, n)
+    side = rng.uniform(1, 3e38, (n, 2))
+    lo = np.column_stack([x0, -side]).astype(np.float32)
+    hi = np.column_stack([np.minimum(x1, 3e38), side]).astype(np.float32)
+    o = np.column_stack([rng.uniform(-1e38, 1e38, m) * 10.0 ** -rng.integers(0, 8, m),
+                         rng.uniform(-1e3, 1e3, (m, 2))]).astype(np.float32)
+    d = np.column_stack([rng.choice([-1, 1], m) * 10.0 ** rng.uniform(-6, 0, m),
+                         rng.normal(size=(m, 2)) * 1e-12]).astype(np.float32)
+    return lo, hi, o, d
+
+
+def test_nearest_matches_brute_force_on_huge_float32_scenes():
+    """Random float32 scenes whose entries lie beyond, near and within float32's range, with
+    ``t_min = -inf`` and ``0``: nearest hits and every pair as the per-box function says."""
+    rng = np.random.default_rng(12)
+    ties_at_minus_inf = 0
+    for _ in range(5):
+        lo, hi, o, d = huge_float32_scene(rng, 300, 60)
+        tree = BoxTree(lo, hi)
+        for t_min in (-np.inf, 0.0):
+            assert check_rays(tree, lo, hi, o, d, t_min=t_min) > 100
+        _, t = tree.nearest_ray_hits(o, d, t_min=-np.inf)
+        ties_at_minus_inf += np.count_nonzero(t == -np.inf)
+    assert ties_at_minus_inf > 100, "the scenes should make many rays' nearest entry -inf"
