@@ -209,9 +209,7 @@ class BoxTree:
         start, end : (3,) or (M, 3) array_like
             The segments (broadcast together); ``start == end`` is a point.
         """
-        start_a = as_finite_points("start", start)
-        end_a = as_finite_points("end", end)
-        s, e = (x.reshape(-1, 3) for x in np.broadcast_arrays(start_a, end_a))
+        s, e = _broadcast_points(("start", start), ("end", end))
         o = _work(s)
         d = _work(e) - o
         m = len(o)
@@ -234,9 +232,7 @@ class BoxTree:
         v0, v1, v2 : (3,) or (M, 3) array_like
             The triangles' corners (broadcast together); degenerate triangles are allowed.
         """
-        corners = np.broadcast_arrays(*(as_finite_points(name, v) for name, v in
-                                        (("v0", v0), ("v1", v1), ("v2", v2))))
-        a, b, c = (x.reshape(-1, 3) for x in corners)
+        a, b, c = _broadcast_points(("v0", v0), ("v1", v1), ("v2", v2))
         # the triangle's bounding box: min / max are exact, so the overlap test is too
         query, pos = self._candidates(box=(_work(np.minimum(np.minimum(a, b), c)),
                                            _work(np.maximum(np.maximum(a, b), c))))
@@ -260,12 +256,8 @@ class BoxTree:
         check_nonzero_direction("direction", d)
         lo = as_scalars("t_min", t_min, allow="-")
         hi = as_scalars("t_max", t_max, allow="+")
-        try:
-            lead = np.broadcast_shapes(o.shape[:-1], d.shape[:-1], lo.shape, hi.shape)
-        except ValueError:
-            raise ValueError(
-                f"origin {o.shape}, direction {d.shape}, t_min {lo.shape} and t_max {hi.shape} "
-                "do not broadcast") from None
+        lead = _broadcast_shape(("origin", o, 1), ("direction", d, 1), ("t_min", lo, 0),
+                                ("t_max", hi, 0))
         o_b = np.broadcast_to(o, lead + (3,)).reshape(-1, 3)
         d_b = np.broadcast_to(d, lead + (3,)).reshape(-1, 3)
         lo_b = np.broadcast_to(lo, lead).reshape(-1)
@@ -308,6 +300,25 @@ class _Rays(NamedTuple):
     t_lo: np.ndarray
     t_hi: np.ndarray
     out_type: type  #: the per-box function's output dtype
+
+
+def _broadcast_shape(*named: tuple[str, np.ndarray, int]) -> tuple[int, ...]:
+    """The broadcast shape of the arguments' leading dimensions (each ``(name, array, item
+    dims)``), or a ``ValueError`` that names every argument and its shape, as the per-box
+    functions word it."""
+    try:
+        return np.broadcast_shapes(*(a.shape[:a.ndim - item] for _, a, item in named))
+    except ValueError:
+        listed = ", ".join(f"{name} {a.shape}" for name, a, _ in named)
+        raise ValueError(f"argument shapes do not broadcast over leading dimensions: "
+                         f"{listed}") from None
+
+
+def _broadcast_points(*named: tuple[str, ArrayLike]) -> list[np.ndarray]:
+    """The (validated) point arguments broadcast together, each as (M, 3) rows."""
+    points = [(name, as_finite_points(name, value), 1) for name, value in named]
+    lead = _broadcast_shape(*points)
+    return [np.broadcast_to(p, lead + (3,)).reshape(-1, 3) for _, p, _ in points]
 
 
 def _work(x: np.ndarray) -> np.ndarray:

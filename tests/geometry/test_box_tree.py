@@ -284,6 +284,22 @@ def test_bad_queries_are_refused():
         tree.triangle_pairs([0, 0, 0], [1, 0, 0], [0, np.nan, 0])
 
 
+_TWO, _THREE = np.zeros((2, 3)), np.ones((3, 3))
+
+
+@pytest.mark.parametrize("method, args, shapes", [
+    ("nearest_ray_hits", (_TWO, _THREE), r"origin \(2, 3\), direction \(3, 3\)"),
+    ("ray_pairs", (_TWO, _THREE), r"origin \(2, 3\), direction \(3, 3\)"),
+    ("segment_pairs", (_TWO, _THREE), r"start \(2, 3\), end \(3, 3\)"),
+    ("triangle_pairs", (_TWO, np.ones(3), _THREE), r"v0 \(2, 3\), v1 \(3,\), v2 \(3, 3\)"),
+])
+def test_queries_that_do_not_broadcast_are_refused_naming_every_argument(method, args, shapes):
+    """As the per-box functions word it: every argument's name and shape."""
+    tree = BoxTree([[0, 0, 0]], [[1, 1, 1]])
+    with pytest.raises(ValueError, match="do not broadcast over leading dimensions: " + shapes):
+        getattr(tree, method)(*args)
+
+
 def test_rays_grazing_corners_and_edges_with_rounded_reciprocals(dtype):
     """Rays that touch boxes exactly at a corner or along an edge, with integer directions
     whose reciprocals round (``49 * (1 / 49) != 1``): an unwidened node test drops touching
