@@ -157,8 +157,9 @@ def _row(qs, r):  # type: ignore[no-untyped-def]
 
 
 @_compiled
-def _axis(b_lo, b_hi, q_lo, q_hi, o, inv, mode, entry, exit_, inside):  # type: ignore[no-untyped-def]
-    """One axis of :func:`_slab`: ``(entry, exit, inside)`` narrowed by the slab [b_lo, b_hi]."""
+def _axis(b_lo, b_hi, q_lo, q_hi, o, inv, mode, entry, exit_):  # type: ignore[no-untyped-def]
+    """One axis of :func:`_slab`: ``(entry, exit)`` narrowed by the slab [b_lo, b_hi], and
+    whether the axis admits the query at all."""
     if mode == _ORDINARY:
         ta = (b_lo - o) * inv
         tb = (b_hi - o) * inv
@@ -166,11 +167,11 @@ def _axis(b_lo, b_hi, q_lo, q_hi, o, inv, mode, entry, exit_, inside):  # type: 
             ta, tb = tb, ta
         entry = ta if ta > entry else entry
         exit_ = tb if tb < exit_ else exit_
-    elif mode == _ZERO:
-        inside = inside and b_lo <= o <= b_hi
-    else:  # the line does not constrain this axis: the query's box does
-        inside = inside and b_lo <= q_hi and q_lo <= b_hi
-    return entry, exit_, inside
+        return entry, exit_, True
+    if mode == _ZERO:
+        return entry, exit_, b_lo <= o <= b_hi
+    # the line does not constrain this axis: the query's box does
+    return entry, exit_, b_lo <= q_hi and q_lo <= b_hi
 
 
 @_compiled
@@ -179,12 +180,13 @@ def _slab(lo, hi, j, q):  # type: ignore[no-untyped-def]
     in the box, and ``inside``: False when the box surely misses the query (exact: a zero
     direction component puts the line outside a slab, or on a free axis the box does not
     overlap the query's box)."""
-    entry, exit_, inside = _axis(lo[j, 0], hi[j, 0], q.box_min[0], q.box_max[0], q.origin[0],
-                                 q.inverse[0], q.mode[0], -_INF, _INF, True)
-    entry, exit_, inside = _axis(lo[j, 1], hi[j, 1], q.box_min[1], q.box_max[1], q.origin[1],
-                                 q.inverse[1], q.mode[1], entry, exit_, inside)
-    return _axis(lo[j, 2], hi[j, 2], q.box_min[2], q.box_max[2], q.origin[2], q.inverse[2],
-                 q.mode[2], entry, exit_, inside)
+    entry, exit_, in0 = _axis(lo[j, 0], hi[j, 0], q.box_min[0], q.box_max[0], q.origin[0],
+                              q.inverse[0], q.mode[0], -_INF, _INF)
+    entry, exit_, in1 = _axis(lo[j, 1], hi[j, 1], q.box_min[1], q.box_max[1], q.origin[1],
+                              q.inverse[1], q.mode[1], entry, exit_)
+    entry, exit_, in2 = _axis(lo[j, 2], hi[j, 2], q.box_min[2], q.box_max[2], q.origin[2],
+                              q.inverse[2], q.mode[2], entry, exit_)
+    return entry, exit_, in0 and in1 and in2
 
 
 @_compiled
