@@ -30,21 +30,12 @@ from .triangle_aabb import triangle_overlaps_aabb
 
 __all__ = ["BoxTree", "NearestHits", "RayPairs", "SegmentPairs", "TrianglePairs"]
 
-#: Relative bound on the error of a float64 slab parameter ``(b - o) * (1 / d)``: at most four
-#: roundings (a segment's ``d = end - start`` is one), 4u(1 + 4u) with u = 2**-53; 8x that.
-SLAB_REL = 2.0**-48
-#: Absolute slack for slab parameters that underflowed (rounding error 2**-1075 there).
-SLAB_ABS = 2.0**-1000
 #: The public functions' ``t_enter`` is within 2 ulps of the exact entry in the output dtype
 #: (SEMANTICS.md): relative 2**-22 in float32, 2**-51 in float64; bounds 8x that, plus an
 #: absolute slack for subnormal results (whose ulp is 2**-149 / 2**-1074).
 OUT_REL: dict[type, float] = {np.float32: 2.0**-19, np.float64: 2.0**-48}
 OUT_ABS: dict[type, float] = {np.float32: 2.0**-120, np.float64: 2.0**-1000}
 
-
-#: Candidates a line's nearest-hit walk keeps itself; lines with more are collected again.
-_NEAREST_CAPACITY = 16
-_NO_PAIRS = (np.empty(0, np.int64), np.empty(0, np.int64))
 
 
 class NearestHits(NamedTuple):
@@ -80,8 +71,8 @@ class TrianglePairs(NamedTuple):
 
 
 def _compiled() -> ModuleType:
-    """The compiled build and walks (:mod:`._bvh`), imported on first use: importing it imports
-    numba (~0.5 s), which ``import geometry`` and one-item calls never need."""
+    """The compiled build and walk (:mod:`._bvh`), imported on first use: importing it imports
+    numba, which ``import geometry`` and one-item calls never need."""
     from . import _bvh
 
     return _bvh
@@ -132,10 +123,9 @@ class BoxTree:
         check_box_bounds("box_min", lo, "box_max", hi)
         dtype = compute_dtype(lo, hi)
         self._dtype = np.dtype(dtype)
-        # The tree holds float64 (exact for float32 boxes: one compiled version of each walk);
+        # The tree holds float64 (exact for float32 boxes: one compiled version of the walk);
         # the per-box functions get the candidates back in the boxes' dtype.
-        (self._order, self._leaf_min, self._leaf_max, self._child_a, self._child_b,
-         self._node_min, self._node_max, self._depth) = _compiled().build(_work(lo), _work(hi))
+        self._tree = _compiled().build(_work(lo), _work(hi))
         self._n = len(lo)
 
     def __len__(self) -> int:
@@ -149,10 +139,6 @@ class BoxTree:
     def dtype(self) -> np.dtype:
         """The boxes' float dtype."""
         return self._dtype
-
-    def _tree(self) -> tuple[Any, ...]:
-        return (self._node_min, self._node_max, self._child_a, self._child_b, self._leaf_min,
-                self._leaf_max, self._depth)
 
     def nearest_ray_hits(self, origin: ArrayLike, direction: ArrayLike, *,
                          t_min: ArrayLike = 0.0, t_max: ArrayLike = np.inf) -> NearestHits:
@@ -179,25 +165,11 @@ class BoxTree:
         """
         rays = self._rays(origin, direction, t_min, t_max)
         m = len(rays.o)
-        ray, pos = _NO_PAIRS
-        if len(self._child_a):
-            rel = OUT_REL[rays.out_type]
-            ab = OUT_ABS[rays.out_type]
-            omax = float(np.finfo(rays.out_type).max)
-            best, count, positions = _compiled().nearest_candidates(
-                *self._tree(), rays.o, rays.d, rays.t_lo, rays.t_hi, SLAB_REL, SLAB_ABS, rel,
-                ab, omax, _NEAREST_CAPACITY)
-            ray, pos = np.nonzero(np.arange(_NEAREST_CAPACITY) < count[:, None])
-            pos = positions[ray, pos]
-            more = np.flatnonzero(count < 0)  # lines with many near-ties: collect them all
-            if more.size:
-                offsets, extra = _compiled().collect_ray_candidates(
-                    *self._tree(), rays.o[more], rays.d[more], rays.t_lo[more],
-                    rays.t_hi[more], best[more], SLAB_REL, SLAB_ABS, rel, ab)
-                ray = np.concatenate((ray, np.repeat(more, np.diff(offsets))))
-                pos = np.concatenate((pos, extra))
+        out = rays.out_type
+        ray, pos = self._candidates(line=(rays.o, rays.d, rays.t_lo, rays.t_hi),
+                                    nearest=(OUT_REL[out], OUT_ABS[out], float(np.finfo(out).max)))
         hit, t_enter, _ = self._answer_rays(rays, ray, pos)
-        box = self._order[pos]
+        box = self._tree.order[pos]
         ray, box, t_enter = ray[hit], box[hit], t_enter[hit]
         index = np.full(m, -1, np.int64)
         nearest_t = np.full(m, np.inf, t_enter.dtype)
@@ -221,13 +193,9 @@ class BoxTree:
         :meth:`nearest_ray_hits`; ray indices count rays in the flattened broadcast shape.
         """
         rays = self._rays(origin, direction, t_min, t_max)
-        m = len(rays.o)
-        offsets, pos = _compiled().collect_ray_candidates(
-            *self._tree(), rays.o, rays.d, rays.t_lo, rays.t_hi, np.full(m, np.inf), SLAB_REL,
-            SLAB_ABS, 0.0, 0.0)
-        ray = np.repeat(np.arange(m), np.diff(offsets))
+        ray, pos = self._candidates(line=(rays.o, rays.d, rays.t_lo, rays.t_hi))
         hit, t_enter, t_exit = self._answer_rays(rays, ray, pos)
-        return RayPairs(*_sorted_pairs(ray[hit], self._order[pos[hit]], t_enter[hit],
+        return RayPairs(*_sorted_pairs(ray[hit], self._tree.order[pos[hit]], t_enter[hit],
                                        t_exit[hit]))
 
     def segment_pairs(self, start: ArrayLike, end: ArrayLike) -> SegmentPairs:
@@ -241,19 +209,17 @@ class BoxTree:
         start, end : (3,) or (M, 3) array_like
             The segments (broadcast together); ``start == end`` is a point.
         """
-        start_a = as_finite_points("start", start)
-        end_a = as_finite_points("end", end)
-        s, e = (x.reshape(-1, 3) for x in np.broadcast_arrays(start_a, end_a))
+        s, e = _broadcast_points(("start", start), ("end", end))
         o = _work(s)
         d = _work(e) - o
         m = len(o)
-        offsets, pos = _compiled().collect_ray_candidates(
-            *self._tree(), o, d, np.zeros(m), np.ones(m), np.full(m, np.inf), SLAB_REL,
-            SLAB_ABS, 0.0, 0.0)
-        query = np.repeat(np.arange(m), np.diff(offsets))
+        # the segment lies in its bounding box (min / max are exact): a box it meets overlaps it
+        query, pos = self._candidates(box=(_work(np.minimum(s, e)), _work(np.maximum(s, e))),
+                                      line=(o, d, np.zeros(m), np.ones(m)))
         kind = np.asarray(classify_segment_aabb(s[query], e[query], *self._boxes(pos)))
         meets = kind != 0
-        return SegmentPairs(*_sorted_pairs(query[meets], self._order[pos[meets]], kind[meets]))
+        return SegmentPairs(*_sorted_pairs(query[meets], self._tree.order[pos[meets]],
+                                           kind[meets]))
 
     def triangle_pairs(self, v0: ArrayLike, v1: ArrayLike, v2: ArrayLike) -> TrianglePairs:
         """Every pair of a triangle and a box it overlaps: ``(triangle_index, box_index)``.
@@ -266,19 +232,22 @@ class BoxTree:
         v0, v1, v2 : (3,) or (M, 3) array_like
             The triangles' corners (broadcast together); degenerate triangles are allowed.
         """
-        corners = np.broadcast_arrays(*(as_finite_points(name, v) for name, v in
-                                        (("v0", v0), ("v1", v1), ("v2", v2))))
-        a, b, c = (x.reshape(-1, 3) for x in corners)
+        a, b, c = _broadcast_points(("v0", v0), ("v1", v1), ("v2", v2))
         # the triangle's bounding box: min / max are exact, so the overlap test is too
-        q_min = _work(np.minimum(np.minimum(a, b), c))
-        q_max = _work(np.maximum(np.maximum(a, b), c))
-        offsets, pos = _compiled().collect_box_candidates(*self._tree(), q_min, q_max)
-        query = np.repeat(np.arange(len(a)), np.diff(offsets))
+        query, pos = self._candidates(box=(_work(np.minimum(np.minimum(a, b), c)),
+                                           _work(np.maximum(np.maximum(a, b), c))))
         overlaps = np.asarray(triangle_overlaps_aabb(a[query], b[query], c[query],
                                                      *self._boxes(pos)), dtype=bool)
-        return TrianglePairs(*_sorted_pairs(query[overlaps], self._order[pos[overlaps]]))
+        return TrianglePairs(*_sorted_pairs(query[overlaps], self._tree.order[pos[overlaps]]))
 
     # ------------------------------------------------------------------------------ helpers
+
+    def _candidates(self, **queries: Any) -> tuple[np.ndarray, np.ndarray]:
+        """The walk's candidate pairs for :func:`._bvh.queries` ``(**queries)``: ``(query
+        index, leaf position)``, grouped by query."""
+        bvh = _compiled()
+        offsets, pos = bvh.candidates(self._tree, bvh.queries(**queries))
+        return np.repeat(np.arange(len(offsets) - 1), np.diff(offsets)), pos
 
     def _rays(self, origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike,
               t_max: ArrayLike) -> _Rays:
@@ -287,12 +256,8 @@ class BoxTree:
         check_nonzero_direction("direction", d)
         lo = as_scalars("t_min", t_min, allow="-")
         hi = as_scalars("t_max", t_max, allow="+")
-        try:
-            lead = np.broadcast_shapes(o.shape[:-1], d.shape[:-1], lo.shape, hi.shape)
-        except ValueError:
-            raise ValueError(
-                f"origin {o.shape}, direction {d.shape}, t_min {lo.shape} and t_max {hi.shape} "
-                "do not broadcast") from None
+        lead = _broadcast_shape(("origin", o, 1), ("direction", d, 1), ("t_min", lo, 0),
+                                ("t_max", hi, 0))
         o_b = np.broadcast_to(o, lead + (3,)).reshape(-1, 3)
         d_b = np.broadcast_to(d, lead + (3,)).reshape(-1, 3)
         lo_b = np.broadcast_to(lo, lead).reshape(-1)
@@ -308,8 +273,8 @@ class BoxTree:
     def _boxes(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The boxes at leaf positions ``pos``, in the boxes' dtype (float32 round-trips
         through the tree's float64 exactly)."""
-        return (self._leaf_min[pos].astype(self._dtype, copy=False),
-                self._leaf_max[pos].astype(self._dtype, copy=False))
+        return (self._tree.leaf_min[pos].astype(self._dtype, copy=False),
+                self._tree.leaf_max[pos].astype(self._dtype, copy=False))
 
     def _answer_rays(self, rays: _Rays, ray: np.ndarray, pos: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -337,9 +302,28 @@ class _Rays(NamedTuple):
     out_type: type  #: the per-box function's output dtype
 
 
+def _broadcast_shape(*named: tuple[str, np.ndarray, int]) -> tuple[int, ...]:
+    """The broadcast shape of the arguments' leading dimensions (each ``(name, array, item
+    dims)``), or a ``ValueError`` that names every argument and its shape, as the per-box
+    functions word it."""
+    try:
+        return np.broadcast_shapes(*(a.shape[:a.ndim - item] for _, a, item in named))
+    except ValueError:
+        listed = ", ".join(f"{name} {a.shape}" for name, a, _ in named)
+        raise ValueError(f"argument shapes do not broadcast over leading dimensions: "
+                         f"{listed}") from None
+
+
+def _broadcast_points(*named: tuple[str, ArrayLike]) -> list[np.ndarray]:
+    """The (validated) point arguments broadcast together, each as (M, 3) rows."""
+    points = [(name, as_finite_points(name, value), 1) for name, value in named]
+    lead = _broadcast_shape(*points)
+    return [np.broadcast_to(p, lead + (3,)).reshape(-1, 3) for _, p, _ in points]
+
+
 def _work(x: np.ndarray) -> np.ndarray:
     """``x`` as a C-contiguous, writeable float64 array (copied only when it is not one):
-    the compiled walks then see one array type, so each is compiled once."""
+    the compiled walk then sees one array type, so it is compiled once."""
     return np.require(x, np.float64, ["C", "W"])
 
 

@@ -284,6 +284,22 @@ def test_bad_queries_are_refused():
         tree.triangle_pairs([0, 0, 0], [1, 0, 0], [0, np.nan, 0])
 
 
+_TWO, _THREE = np.zeros((2, 3)), np.ones((3, 3))
+
+
+@pytest.mark.parametrize("method, args, shapes", [
+    ("nearest_ray_hits", (_TWO, _THREE), r"origin \(2, 3\), direction \(3, 3\)"),
+    ("ray_pairs", (_TWO, _THREE), r"origin \(2, 3\), direction \(3, 3\)"),
+    ("segment_pairs", (_TWO, _THREE), r"start \(2, 3\), end \(3, 3\)"),
+    ("triangle_pairs", (_TWO, np.ones(3), _THREE), r"v0 \(2, 3\), v1 \(3,\), v2 \(3, 3\)"),
+])
+def test_queries_that_do_not_broadcast_are_refused_naming_every_argument(method, args, shapes):
+    """As the per-box functions word it: every argument's name and shape."""
+    tree = BoxTree([[0, 0, 0]], [[1, 1, 1]])
+    with pytest.raises(ValueError, match="do not broadcast over leading dimensions: " + shapes):
+        getattr(tree, method)(*args)
+
+
 def test_rays_grazing_corners_and_edges_with_rounded_reciprocals(dtype):
     """Rays that touch boxes exactly at a corner or along an edge, with integer directions
     whose reciprocals round (``49 * (1 / 49) != 1``): an unwidened node test drops touching
@@ -300,13 +316,71 @@ def test_rays_grazing_corners_and_edges_with_rounded_reciprocals(dtype):
     assert check_segments(tree, lo, hi, o.astype(dtype), corner.astype(dtype)) > 500
 
 
-def test_nearest_with_more_near_ties_than_a_walk_keeps(monkeypatch, dtype):
-    """Lines whose nearest walk keeps more candidates than its capacity are collected again."""
-    from geometry import box_tree
-
-    monkeypatch.setattr(box_tree, "_NEAREST_CAPACITY", 1)
+def test_nearest_keeps_every_exact_tie(dtype):
+    """Each grid box stands ten times (touching and duplicate boxes tie on every ray): the walk
+    keeps every tie of the nearest hit, and the lowest index wins."""
     rng = np.random.default_rng(6)
     lo, hi = grid_boxes(dtype)
+    lo, hi = np.tile(lo, (10, 1)), np.tile(hi, (10, 1))
     tree = BoxTree(lo, hi)
     o, d = grid_rays(rng, 200, dtype)
-    assert check_rays(tree, lo, hi, o, d) > 500
+    assert check_rays(tree, lo, hi, o, d) > 5000
+
+
+def test_nearest_ties_at_minus_inf_take_the_lowest_index():
+    """float32 entries below -3.4e38 round to -inf: every such box ties, whatever its exact
+    entry, so the lowest index wins (not the box with the smallest exact entry)."""
+    lo = np.array([[-2e36, -1, -1], [-3e36, -1, -1]], np.float32)
+    hi = np.array([[-1.5e36, 1, 1], [-2.5e36, 1, 1]], np.float32)
+    o = np.zeros(3, np.float32)
+    d = np.array([1e-3, 0, 0], np.float32)
+    tree = BoxTree(lo, hi)
+    assert tree.nearest_ray_hits(o, d, t_min=-np.inf) == (0, -np.inf), "box 0: ties at -inf"
+    assert tree.nearest_ray_hits(o, d, t_min=-1e40) == (0, -np.inf), "t_min rounds to -inf"
+
+
+def test_nearest_ties_made_by_rounding_to_float32_take_the_lowest_index():
+    """Different exact entries that round to one float32 tie, and the lowest index wins though
+    its exact entry is the larger: beyond +3.4e38 (both +inf), and in range (a ``t_min`` that
+    rounds to a box's entry)."""
+    lo = np.array([[2e36, -1, -1], [1.5e36, -1, -1]], np.float32)
+    tree = BoxTree(lo, lo + np.float32(1e36))
+    o = np.zeros(3, np.float32)
+    assert tree.nearest_ray_hits(o, np.array([1e-3, 0, 0], np.float32)) == (0, np.inf), (
+        "box 0: both enter at +inf in float32")
+    tree = BoxTree(np.array([[1, -1, -1], [0.5, -1, -1]], np.float32),
+                   np.array([[2, 1, 1], [2, 1, 1]], np.float32))
+    d = np.array([1, 0, 0], np.float32)
+    assert tree.nearest_ray_hits(o, d, t_min=1 - 2**-30) == (0, 1.0), (
+        "box 0: its entry 1 and box 1's t_min 1 - 2**-30 are both 1 in float32")
+
+
+def huge_float32_scene(rng, n, m):
+    """float32 boxes as slabs across the x axis at |x| up to 3e38, and rays nearly along x
+    with small x components: most entries lie beyond float32's range (ties at -inf / +inf),
+    some near it, some in it."""
+    x0 = rng.uniform(-3e38, 3e38, n) * 10.0 ** -rng.integers(0, 8, n)
+    x1 = x0 + np.abs(x0) * rng.uniform(0, 0.3, n) + rng.uniform(0, 1e36, n)
+    side = rng.uniform(1, 3e38, (n, 2))
+    lo = np.column_stack([x0, -side]).astype(np.float32)
+    hi = np.column_stack([np.minimum(x1, 3e38), side]).astype(np.float32)
+    o = np.column_stack([rng.uniform(-1e38, 1e38, m) * 10.0 ** -rng.integers(0, 8, m),
+                         rng.uniform(-1e3, 1e3, (m, 2))]).astype(np.float32)
+    d = np.column_stack([rng.choice([-1, 1], m) * 10.0 ** rng.uniform(-6, 0, m),
+                         rng.normal(size=(m, 2)) * 1e-12]).astype(np.float32)
+    return lo, hi, o, d
+
+
+def test_nearest_matches_brute_force_on_huge_float32_scenes():
+    """Random float32 scenes whose entries lie beyond, near and within float32's range, with
+    ``t_min = -inf`` and ``0``: nearest hits and every pair as the per-box function says."""
+    rng = np.random.default_rng(12)
+    ties_at_minus_inf = 0
+    for _ in range(5):
+        lo, hi, o, d = huge_float32_scene(rng, 300, 60)
+        tree = BoxTree(lo, hi)
+        for t_min in (-np.inf, 0.0):
+            assert check_rays(tree, lo, hi, o, d, t_min=t_min) > 100
+        _, t = tree.nearest_ray_hits(o, d, t_min=-np.inf)
+        ties_at_minus_inf += np.count_nonzero(t == -np.inf)
+    assert ties_at_minus_inf > 100, "the scenes should make many rays' nearest entry -inf"
