@@ -39,6 +39,9 @@ from ._threads import in_shares
 
 __all__ = ["Queries", "Tree", "build", "candidates", "queries"]
 
+# The walks' tolerances live here, not in _tolerances.py: numba's cache of a compiled function
+# is invalidated only by a change to its own source file, and these constants are frozen into
+# the walks' machine code.
 #: Relative bound on the error of a float64 slab parameter ``(b - o) * (1 / d)``: at most four
 #: roundings (a segment's ``d = end - start`` is one), 4u(1 + 4u) with u = 2**-53; 8x that.
 SLAB_REL = 2.0**-48

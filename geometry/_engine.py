@@ -93,6 +93,7 @@ from ._validate import (
     EXACT_INT,
     Kind,
     as_float_array,
+    broadcast_lead,
     check_argument,
     compute_dtype,
     items_ok,
@@ -222,7 +223,8 @@ class Query:
     def _many(self, values: tuple[Any, ...], out: Any) -> Any:
         arrays = [_as_array(name, value, kind) for name, value, kind
                   in zip(self.names, values, self.kinds, strict=True)]
-        lead = _broadcast(self.names, arrays, self.kinds)
+        lead = broadcast_lead(*((name, a, kind.item_dims) for name, a, kind
+                                in zip(self.names, arrays, self.kinds, strict=True)))
         dtype = self._dtype(values, arrays)
         if out is None and lead == ():
             flat = [x for a in arrays for x in a.reshape(-1).tolist()]  # Python floats
@@ -416,21 +418,6 @@ def _as_array(name: str, value: Any, kind: Kind) -> np.ndarray:
     if kind.item_dims == 2 and (a.ndim < 2 or a.shape[-2:] != (3, 3)):
         raise ValueError(f"{name} must have shape (3, 3) or (N, 3, 3), got {a.shape}")
     return a
-
-
-def _broadcast(names: Sequence[str], arrays: list[np.ndarray],
-               kinds: Sequence[Kind]) -> tuple[int, ...]:
-    leads = [a.shape[:a.ndim - k.item_dims] for a, k in zip(arrays, kinds, strict=True)]
-    try:
-        return tuple(np.broadcast_shapes(*leads))
-    except ValueError:
-        listed = ", ".join(f"{n} {a.shape}" for n, a in zip(names, arrays, strict=True))
-        raise ValueError(f"argument shapes do not broadcast over leading dimensions: "
-                         f"{listed}") from None
-
-
-
-
 
 
 def _share(columns: list[Column], kinds: Sequence[Kind], lo: int, hi: int) -> list[Column]:

@@ -35,6 +35,7 @@ __all__ = [
     "as_points",
     "as_finite_points",
     "as_boxes",
+    "broadcast_lead",
     "as_axes",
     "as_matrix44",
     "as_scalars",
@@ -383,3 +384,14 @@ def as_finite_points(name: str, value: object) -> np.ndarray:
     arr = as_points(name, value)
     check_finite(name, arr)
     return arr
+
+
+def broadcast_lead(*named: tuple[str, np.ndarray, int]) -> tuple[int, ...]:
+    """The broadcast shape of the arguments' leading dimensions (each ``(name, array, item
+    dims)``), or a ``ValueError`` that names every argument and its shape."""
+    try:
+        return tuple(np.broadcast_shapes(*(a.shape[:a.ndim - item] for _, a, item in named)))
+    except ValueError:
+        listed = ", ".join(f"{name} {a.shape}" for name, a, _ in named)
+        raise ValueError(f"argument shapes do not broadcast over leading dimensions: "
+                         f"{listed}") from None

@@ -20,6 +20,7 @@ from ._validate import (
     as_boxes,
     as_finite_points,
     as_scalars,
+    broadcast_lead,
     check_box_bounds,
     check_nonzero_direction,
     compute_dtype,
@@ -256,7 +257,7 @@ class BoxTree:
         check_nonzero_direction("direction", d)
         lo = as_scalars("t_min", t_min, allow="-")
         hi = as_scalars("t_max", t_max, allow="+")
-        lead = _broadcast_shape(("origin", o, 1), ("direction", d, 1), ("t_min", lo, 0),
+        lead = broadcast_lead(("origin", o, 1), ("direction", d, 1), ("t_min", lo, 0),
                                 ("t_max", hi, 0))
         o_b = np.broadcast_to(o, lead + (3,)).reshape(-1, 3)
         d_b = np.broadcast_to(d, lead + (3,)).reshape(-1, 3)
@@ -302,22 +303,10 @@ class _Rays(NamedTuple):
     out_type: type  #: the per-box function's output dtype
 
 
-def _broadcast_shape(*named: tuple[str, np.ndarray, int]) -> tuple[int, ...]:
-    """The broadcast shape of the arguments' leading dimensions (each ``(name, array, item
-    dims)``), or a ``ValueError`` that names every argument and its shape, as the per-box
-    functions word it."""
-    try:
-        return np.broadcast_shapes(*(a.shape[:a.ndim - item] for _, a, item in named))
-    except ValueError:
-        listed = ", ".join(f"{name} {a.shape}" for name, a, _ in named)
-        raise ValueError(f"argument shapes do not broadcast over leading dimensions: "
-                         f"{listed}") from None
-
-
 def _broadcast_points(*named: tuple[str, ArrayLike]) -> list[np.ndarray]:
     """The (validated) point arguments broadcast together, each as (M, 3) rows."""
     points = [(name, as_finite_points(name, value), 1) for name, value in named]
-    lead = _broadcast_shape(*points)
+    lead = broadcast_lead(*points)
     return [np.broadcast_to(p, lead + (3,)).reshape(-1, 3) for _, p, _ in points]
 
 
