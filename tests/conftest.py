@@ -29,13 +29,13 @@ from hypothesis import HealthCheck, settings
 
 # --- hypothesis profiles -------------------------------------------------------------------
 _COMMON = dict(
-    database=None,
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-settings.register_profile("dev", max_examples=50, derandomize=True, **_COMMON)
-settings.register_profile("ci", max_examples=200, **_COMMON)
+settings.register_profile("dev", max_examples=50, derandomize=True, database=None, **_COMMON)
+settings.register_profile("ci", max_examples=200, database=None, **_COMMON)
+# explore keeps hypothesis' example database, so that a counterexample it finds replays
 settings.register_profile("explore", max_examples=5000, **_COMMON)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
