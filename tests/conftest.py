@@ -2,13 +2,16 @@
 
 Profiles (pick one with HYPOTHESIS_PROFILE=<name>; CI=<anything> selects "ci"):
 
-* ``dev`` (default): derandomized, 50 examples per property test, for quick local runs;
-* ``ci``: derandomized, 200 examples per property test, no deadline, failure blobs printed.
+* ``dev`` (default): derandomized, 50 examples per property test, for quick local runs that draw
+  the same inputs every time;
+* ``ci``: random inputs, a fresh seed every run, 200 examples per property test, no deadline,
+  failure blobs printed. The seed is printed in the report header: rerun a failure with
+  ``CI=true pytest --hypothesis-seed=<seed> ...`` (or paste the ``@reproduce_failure`` blob).
   Most property tests draw a *batch* of 1-10 cases per example (:func:`batches`), about 7 on
-  average, so each sees ~1400 cases and each function family ~10 000 -- within the suite's
-  3-minute budget, where hypothesis' data generation (~1 ms a case) is the cost;
+  average, so each sees ~1400 cases a run -- within the suite's time budget, where hypothesis'
+  data generation is the cost;
 * ``explore``: random seeds, 5000 examples -- for hunting new counterexamples by hand (fix
-  any it finds as a named example, so that the committed suite stays deterministic).
+  any it finds as a named example).
 
 The strategies build inputs with *exact* degeneracies from integers: endpoints on faces, edges
 and corners, segments in face planes or through edges and corners, direction components of
@@ -18,6 +21,7 @@ and corners, segments in face planes or through edges and corners, direction com
 from __future__ import annotations
 
 import os
+import random
 
 import numpy as np
 import pytest
@@ -25,24 +29,41 @@ from hypothesis import HealthCheck, settings
 
 # --- hypothesis profiles -------------------------------------------------------------------
 _COMMON = dict(
-    derandomize=True,
-    database=None,
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-settings.register_profile("dev", max_examples=50, **_COMMON)
-settings.register_profile("ci", max_examples=200, **_COMMON)
-settings.register_profile(
-    "explore",
-    max_examples=5000,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+settings.register_profile("dev", max_examples=50, derandomize=True, database=None, **_COMMON)
+settings.register_profile("ci", max_examples=200, database=None, **_COMMON)
+# explore keeps hypothesis' example database, so that a counterexample it finds replays
+settings.register_profile("explore", max_examples=5000, **_COMMON)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    """Under the ``ci`` profile, draw this run's hypothesis seed here (unless
+    ``--hypothesis-seed`` gives one) so that the report header can print it: hypothesis' plugin,
+    whose ``pytest_configure`` runs after this one, seeds every property test with it."""
+    if settings.get_current_profile_name() == "ci" and config.option.hypothesis_seed is None:
+        config.option.hypothesis_seed = str(random.SystemRandom().getrandbits(32))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Repeat the seed at the end (the header is hidden under ``-q``), where a failure is read."""
+    seed = config.option.hypothesis_seed
+    if seed is not None:
+        terminalreporter.write_line(
+            f"hypothesis seed {seed}: rerun these draws with --hypothesis-seed={seed}")
+
+
+def pytest_report_header(config):
+    """The hypothesis profile and, where one is set, the seed to rerun this run's draws with."""
+    seed = config.option.hypothesis_seed
+    rerun = f", seed {seed} (rerun with --hypothesis-seed={seed})" if seed is not None else ""
+    return f"hypothesis profile {settings.get_current_profile_name()!r}{rerun}"
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,7 @@ direction components of +0.0 and -0.0), and batches of them for one batched call
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 from hypothesis import assume
@@ -37,11 +38,15 @@ def points(coords=generic_coords):
 def boxes(draw, coords=small_int_coords, *, flat=True, empty=False):
     """Strategy for ``(box_min, box_max)``: proper boxes, plus flat (min == max on some axes)
     and, with ``empty=True``, empty ones (min > max on some axis, or ``AABB.empty()``'s +-inf).
+    Proper boxes are the most drawn (every class of every query needs an interior).
     """
     a, b = draw(points(coords)), draw(points(coords))
     lo, hi = np.minimum(a, b), np.maximum(a, b)
-    kinds = ["proper"] + ["flat"] * flat + ["empty", "empty_inf"] * empty
+    # proper boxes in 6 of 7 draws (2 of 3 with empty ones): only they can be INCLUDE; flat
+    # first, as hypothesis favours the first of a list
+    kinds = ["flat"] * flat + ["proper"] * 6 + ["empty", "empty_inf"] * empty
     kind = draw(st.sampled_from(kinds))
+    hi = np.where(hi > lo, hi, lo + 1.0)  # hypothesis likes equal draws: keep the interior
     if kind == "flat":
         axes = draw(st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True))
         hi[axes] = lo[axes]
@@ -75,6 +80,85 @@ def points_on_boundary(draw, box, *, kind=None):
         else:
             p[i] = float(draw(st.integers(int(lo[i]), int(hi[i]))))
     return p
+
+
+#: Where :func:`points_near` puts a point, by default: inside twice as often as each other place.
+_NEAR = ("inside", "inside", "face", "boundary", "beyond a face", "outside", "anywhere")
+#: Fractions of a box's extent for a coordinate strictly inside it: exact for integer and dyadic
+#: bounds, and inside (or on a bound, for a sliver) for generic ones.
+_INTERIOR = (0.25, 0.5, 0.75)
+#: How far beyond a face a point outside the box lies.
+_BEYOND = (0.5, 1.0, 3.0)
+
+
+def _chooser(draw, box) -> random.Random:
+    """A ``random.Random`` for the structural choices of the strategies below (where a point
+    lies, which face), seeded by a drawn integer *and* the box. Hypothesis draws the first of a
+    few options, and the same few seeds, far more often than the rest (in 300 draws about 60
+    distinct seeds, a fifth of them 0); the box spreads the choices evenly, so that the shares
+    written here are the shares drawn."""
+    return random.Random(f"{draw(st.integers(0, 2**32 - 1))} {box[0].tolist()} {box[1].tolist()}")
+
+
+def _near(draw, rnd: random.Random, box, coords, place: str) -> np.ndarray:
+    """One point of :func:`points_near` for `box` at `place` (one of ``_NEAR``)."""
+    lo, hi = box
+    if place == "anywhere" or not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
+        return draw(points(coords))
+    p = np.array([lo[i] + (hi[i] - lo[i]) * rnd.choice(_INTERIOR) for i in range(3)])
+    n_bounds = {"inside": 0, "face": 1, "beyond a face": 1}.get(place, rnd.randint(1, 3))
+    for axis in rnd.sample(range(3), n_bounds):
+        gap = 0.0 if place in ("face", "boundary") else rnd.choice(_BEYOND)
+        p[axis] = lo[axis] - gap if rnd.random() < 0.5 else hi[axis] + gap
+    return p
+
+
+@st.composite
+def points_near(draw, box, coords=small_int_coords, *, where=_NEAR):
+    """Strategy for a point placed against `box`: strictly inside it ("inside"), on one face with
+    the other coordinates strictly inside ("face"), on its boundary ("boundary": exactly on 1, 2
+    or 3 of its bounds, a face, an edge or a corner, strictly inside on the other axes), beyond
+    one face ("beyond a face", the rest inside) or 1-3 of them ("outside"), or anywhere (a point
+    of `coords`); one of `where`, evenly.
+
+    By default inside is drawn twice as often as each of the others. An empty box of infinities
+    gives a point of `coords`.
+    """
+    rnd = _chooser(draw, box)
+    return _near(draw, rnd, box, coords, rnd.choice(where))
+
+
+@st.composite
+def segments_near(draw, box, coords=small_int_coords):
+    """Strategy for ``(start, end)`` placed against `box` as :func:`points_near` places points: in
+    a fifth of the draws both strictly inside (INCLUDE, for a proper box), in another fifth one
+    on a face and the other strictly inside (where each of the twelve strict comparisons of an
+    INCLUDE test meets its ``<=`` twin), else each end anywhere in ``_NEAR``.
+    ``tests/geometry/test_strategies.py`` measures the shares of classes and faces."""
+    rnd = _chooser(draw, box)
+    kind = rnd.random()
+    if kind < 0.4:
+        ends = (_near(draw, rnd, box, coords, "face" if kind < 0.2 else "inside"),
+                _near(draw, rnd, box, coords, "inside"))
+        return ends if rnd.random() < 0.5 else ends[::-1]
+    return tuple(_near(draw, rnd, box, coords, rnd.choice(_NEAR)) for _ in range(2))
+
+
+@st.composite
+def rays_near(draw, box, coords=small_int_coords):
+    """Strategy for ``(origin, direction)``: an origin placed against `box` as :func:`points_near`
+    places points (beyond a face more often, so that most hits enter through one); in half of
+    the draws a direction towards (or, scaled by a negative factor, away from) a point inside or
+    on the box, so that rays hit, touch and miss in fair shares, and in the rest any nonzero
+    point of `coords`. ``tests/geometry/test_strategies.py`` measures the shares."""
+    rnd = _chooser(draw, box)
+    origin = _near(draw, rnd, box, coords, rnd.choice(_NEAR + ("beyond a face",) * 3))
+    if rnd.random() < 0.5:
+        target = _near(draw, rnd, box, coords, rnd.choice(("inside", "inside", "face", "boundary")))
+        direction = (target - origin) * rnd.choice((1.0, 0.5, 2.0, -1.0))
+        if np.any(direction != 0):
+            return origin, direction
+    return origin, draw(points(coords).filter(lambda d: bool(np.any(d != 0))))
 
 
 def int_directions(bound=3):

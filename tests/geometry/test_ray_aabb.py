@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from geometry import RayHit, classify_segment_aabb, intersect_ray_aabb
@@ -20,6 +20,8 @@ from tests.strategies import (
     int_directions,
     origins_on_slab_plane,
     points,
+    points_near,
+    rays_near,
     signed_zero_directions,
     small_int_coords,
 )
@@ -64,6 +66,7 @@ def assert_batch_matches_reference(cases, *, exact_if_representable):
     )
     for i, case in enumerate(cases):
         want = ref.intersect_ray_aabb(*case)
+        event("hit" if want.hit else "miss")
         what = (f"case {i}: origin={case[0].tolist()} direction={case[1].tolist()} "
                 f"box={case[2].tolist()}..{case[3].tolist()} t_min={case[4]} t_max={case[5]}")
         assert_hit_matches((got.hit[i], got.t_enter[i], got.t_exit[i]), want, what,
@@ -81,8 +84,11 @@ def t_limits(coords):
 def ray_cases(draw, coords, origin=None, direction=None, box_strategy=None):
     """Strategy for (origin, direction, box_min, box_max, t_min, t_max)."""
     box = draw(box_strategy if box_strategy is not None else boxes(coords, empty=True))
-    o = draw(origin(box) if origin is not None else points(coords))
-    d = draw(direction if direction is not None else points(coords).filter(nonzero))
+    if origin is None and direction is None:
+        o, d = draw(rays_near(box, coords))  # aimed at the box in half of the draws
+    else:
+        o = draw(origin(box) if origin is not None else points_near(box, coords))
+        d = draw(direction if direction is not None else points(coords).filter(nonzero))
     t_min, t_max = draw(t_limits(coords))
     return o, d, box[0], box[1], t_min, t_max
 
@@ -140,6 +146,66 @@ def test_ray_with_negative_zero_direction_and_origin_on_a_slab_plane():
     assert intersect_ray_aabb([0.0, -1.0, 1.0], [-0.0, 1.0, 0.0], *BOX) == (True, 1.0, 3.0)
     assert intersect_ray_aabb([2.0, 1.0, -1.0], [-0.0, -0.0, 1.0], *BOX) == (True, 1.0, 3.0)
     assert intersect_ray_aabb([2.0, 2.0, 2.0], [-0.0, 0.0, -1.0], *BOX) == (True, 0.0, 2.0)
+
+
+#: The six faces of BOX, as (axis, bound): bound 0.0 is box_min's plane, 2.0 box_max's.
+FACES = [(axis, bound) for axis in range(3) for bound in (0.0, 2.0)]
+FACE_IDS = [f"{'-+'[bound > 0]}{'xyz'[axis]}" for axis, bound in FACES]
+
+
+@pytest.mark.parametrize("axis, bound", FACES, ids=FACE_IDS)
+def test_each_face_is_entered_left_and_touched_at_its_exact_t(axis, bound):
+    """Per face: a ray through it enters (or leaves) at its exact t; from the face inwards it
+    enters at t = 0, outwards it touches at t = 0; t_max ending on the face touches, an ulp short
+    misses; a ray in the face plane hits and one an ulp beside the plane misses, with +0.0 and
+    -0.0 for the plane's direction component. As one call, a batch of rows, and one ray against
+    a batch of boxes."""
+    inward = 1.0 if bound == 0.0 else -1.0
+
+    def at(depth, rest=(1.0, 1.0, 1.0)):
+        p = list(rest)
+        p[axis] = bound + inward * depth
+        return p
+
+    e = [0.0, 0.0, 0.0]
+    e[axis] = inward
+    along = [0.0, 0.0, 0.0]
+    along[(axis + 1) % 3] = 1.0
+    ulp = float(np.spacing(2.0))
+    beside_rest = [1.0, 1.0, 1.0]
+    beside_rest[(axis + 1) % 3] = -1.0
+    cases = [  # (what, origin, direction, t_min, t_max, expected)
+        ("through the face", at(-1.0), e, 0.0, INF, (True, 1.0, 3.0)),
+        ("out through the face", at(1.0), [-c for c in e], 0.0, INF, (True, 0.0, 1.0)),
+        ("from the face inwards", at(0.0), e, 0.0, INF, (True, 0.0, 2.0)),
+        ("from the face outwards", at(0.0), [-c for c in e], 0.0, INF, (True, 0.0, 0.0)),
+        ("away from the face", at(-1.0), [-c for c in e], 0.0, INF, (False, INF, INF)),
+        ("t_max on the face", at(-1.0), e, 0.0, 1.0, (True, 1.0, 1.0)),
+        ("t_max an ulp short of the face", at(-1.0), e, 0.0, 1.0 - ulp / 4, (False, INF, INF)),
+        ("t_min on the far face", at(-1.0), e, 3.0, INF, (True, 3.0, 3.0)),
+    ]
+    for zero in (0.0, -0.0):
+        in_plane = list(along)
+        in_plane[axis] = zero
+        cases += [
+            (f"in the face plane ({zero})", at(0.0, beside_rest), in_plane, 0.0, INF,
+             (True, 1.0, 3.0)),
+            (f"an ulp beside the face plane ({zero})", at(-ulp, beside_rest), in_plane, 0.0,
+             INF, (False, INF, INF)),
+        ]
+    name = FACE_IDS[FACES.index((axis, bound))]
+    for what, origin, direction, t_min, t_max, want in cases:
+        got = intersect_ray_aabb(origin, direction, *BOX, t_min=t_min, t_max=t_max)
+        assert got == want, f"face {name}, {what}: expected {want}, got {got}"
+    origin, direction, t_min, t_max = (np.array([c[i] for c in cases]) for i in range(1, 5))
+    rows = intersect_ray_aabb(origin, direction, *BOX, t_min=t_min, t_max=t_max)
+    for i, (what, *_, want) in enumerate(cases):
+        got = (bool(rows.hit[i]), float(rows.t_enter[i]), float(rows.t_exit[i]))
+        assert got == want, f"face {name}, {what}, row {i} of a batch: expected {want}, got {got}"
+        shared = intersect_ray_aabb(cases[i][1], cases[i][2], np.array([BOX[0]] * 2),
+                                    np.array([BOX[1]] * 2), t_min=cases[i][3], t_max=cases[i][4])
+        got = (bool(shared.hit[1]), float(shared.t_enter[1]), float(shared.t_exit[1]))
+        assert got == want, f"face {name}, {what}, one ray, many boxes: expected {want}, got {got}"
 
 
 def test_ray_in_a_slab_plane_just_outside_misses():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from geometry import IntersectionType, classify_segment_aabb
@@ -17,6 +17,7 @@ from tests.strategies import (
     generic_coords,
     points,
     segments_in_face_plane,
+    segments_near,
     segments_through_edge_or_corner,
     segments_touching,
     small_int_coords,
@@ -43,6 +44,7 @@ def assert_batch_matches_reference(cases):
     )
     for i, case in enumerate(cases):
         want = ref.classify_segment_aabb(*case)
+        event(f"class {IntersectionType(want).name}")
         assert got[i] == want, (
             f"case {i}: start={case[0].tolist()} end={case[1].tolist()} box_min={case[2].tolist()} "
             f"box_max={case[3].tolist()}: expected {IntersectionType(want).name}, "
@@ -60,7 +62,8 @@ def segment_and_box(segment_strategy, coords=small_int_coords, box_strategy=None
 
 
 def free_segments(coords):
-    return lambda box: st.tuples(points(coords), points(coords))
+    """Segments for a box: ends inside, on, beside or anywhere around it (every class)."""
+    return lambda box: segments_near(box, coords)
 
 
 # --- the blog's three cases ----------------------------------------------------------------
@@ -134,6 +137,58 @@ def test_empty_box_is_always_NONE():
     assert classify_segment_aabb([-1e3] * 3, [1e3] * 3, [inf] * 3, [-inf] * 3) is NONE
 
 
+#: The six faces of BOX, as (axis, bound): bound 0.0 is box_min's plane, 2.0 box_max's.
+FACES = [(axis, bound) for axis in range(3) for bound in (0.0, 2.0)]
+FACE_IDS = [f"{'-+'[bound > 0]}{'xyz'[axis]}" for axis, bound in FACES]
+
+
+def point_at_face(axis, bound, depth=0.0, rest=(1.0, 1.0, 1.0)):
+    """The point of BOX's face (axis, bound) at `rest` on the other axes, moved `depth` into the
+    box (a negative depth: out of it); `depth` may be a float that is not a multiple of 2**-k."""
+    p = list(rest)
+    p[axis] = bound + depth if bound == 0.0 else bound - depth
+    return p
+
+
+@pytest.mark.parametrize("axis, bound", FACES, ids=FACE_IDS)
+def test_each_face_decides_between_INCLUDE_INTERSECT_and_NONE(axis, bound):
+    """Per face: an endpoint exactly on it (the rest strictly inside) is INTERSECT, an ulp inside
+    it INCLUDE; both ends on it, or coming from outside to it, INTERSECT; beside it NONE. As one
+    call, a batch of rows, and one segment against a batch of boxes (each its own kernel)."""
+    center = [1.0, 1.0, 1.0]
+    on = point_at_face(axis, bound)
+    ulp_inside = point_at_face(axis, bound, depth=float(np.spacing(2.0)))
+    ulp_outside = point_at_face(axis, bound, depth=-float(np.spacing(2.0)))
+    elsewhere_on = point_at_face(axis, bound, rest=(0.5, 1.5, 0.5))
+    outside, far_outside = point_at_face(axis, bound, depth=-1.0), point_at_face(axis, bound, -3.0)
+    cases = [  # (what, start, end, expected)
+        ("end on the face", center, on, INTERSECT),
+        ("start on the face", on, center, INTERSECT),
+        ("end an ulp inside the face", center, ulp_inside, INCLUDE),
+        ("start an ulp inside the face", ulp_inside, center, INCLUDE),
+        ("end an ulp beyond the face", center, ulp_outside, INTERSECT),
+        ("both ends on the face", on, elsewhere_on, INTERSECT),
+        ("a point on the face", on, on, INTERSECT),
+        ("from outside to the face", outside, on, INTERSECT),
+        ("from outside through the face", outside, center, INTERSECT),
+        ("outside, up to an ulp before the face", outside, ulp_outside, NONE),
+        ("outside, beside the face", outside, far_outside, NONE),
+    ]
+    for what, start, end, want in cases:
+        got = classify_segment_aabb(start, end, *BOX)
+        assert got is want, f"face {FACE_IDS[FACES.index((axis, bound))]}, {what}: " \
+                            f"start={start} end={end}: expected {want.name}, got {got.name}"
+    starts, ends = np.array([c[1] for c in cases]), np.array([c[2] for c in cases])
+    wants = [c[3] for c in cases]
+    rows = classify_segment_aabb(starts, ends, *BOX)
+    np.testing.assert_array_equal(rows, wants, err_msg=f"a batch of rows, face {axis, bound}")
+    for (what, start, end, want) in cases:
+        shared = classify_segment_aabb(start, end, np.array([BOX[0]] * 3), np.array([BOX[1]] * 3))
+        assert shared.tolist() == [want] * 3, (
+            f"one segment, many boxes, face {axis, bound}, {what}: expected {want.name}, got "
+            f"{shared.tolist()}")
+
+
 def test_segment_with_signed_zero_direction_components():
     # end - start is (+-0, 0, 2): the x and y slabs decide by position alone
     assert classify_segment_aabb([0.0, 0.0, -1.0], [-0.0, 0.0, 1.0], *BOX) is INTERSECT
@@ -173,8 +228,7 @@ def test_integer_inputs_are_accepted():
 # --- properties against the exact reference ------------------------------------------------
 
 
-@given(batches(st.tuples(points(), points()).flatmap(
-    lambda seg: boxes(generic_coords, empty=True).map(lambda box: (seg[0], seg[1], *box)))))
+@given(batches(segment_and_box(free_segments(generic_coords), coords=generic_coords)))
 def test_generic_segments_match_the_exact_reference(cases):
     assert_batch_matches_reference(cases)
 
