@@ -49,13 +49,13 @@ def draw_many(strategy, n=N_DRAWS, seed_=SEED):
 
 
 def segment_cases(coords):
-    """The cases of test_segment_box's property tests: a box (empty ones too), then a segment."""
+    """The cases of test_segment_aabb's property tests: a box (empty ones too), then a segment."""
     return boxes(coords, empty=True).flatmap(
         lambda box: segments_near(box, coords).map(lambda seg: (*seg, *box)))
 
 
 def ray_cases(coords):
-    """The rays of test_ray_box's property tests (default t limits): a box, then a ray."""
+    """The rays of test_ray_aabb's property tests (default t limits): a box, then a ray."""
     return boxes(coords, empty=True).flatmap(
         lambda box: rays_near(box, coords).map(lambda ray: (*ray, *box)))
 
