@@ -1,26 +1,23 @@
 """Fixtures for the app tests: one headless (EGL) demo window per session.
 
-Tests that need OpenGL use ``gl_app``; without EGL they are skipped with what to install.
+Tests that need OpenGL use ``gl_app``; they are skipped (with what to install) only where EGL
+is missing, and fail on any other error (``tests/headless_gl.py``).
 """
 
 import pytest
 
+from tests.headless_gl import headless_app_or_skip
+
 
 @pytest.fixture(scope="session")
 def egl():
-    """Skip unless the process's headless demo window can be created.
+    """The session's headless demo window exists (skipped only where EGL is missing).
 
     Creating the shared app is the probe: a throwaway probe context, created and released
     after the app exists (tests/screenshots may run first), would leave the app's context
-    unbound and every later frame blank.
+    unbound and every later frame blank. EGL alone is probed only when creating the app failed.
     """
-    try:
-        from app.headless import headless_app
-
-        headless_app(None, (320, 180))
-    except Exception as exc:  # noqa: BLE001 - any failure means: no headless GL here
-        pytest.skip(f"no headless OpenGL (EGL) available ({type(exc).__name__}: {exc}); "
-                    f"install Mesa: apt-get install libegl1 libgl1-mesa-dri")
+    headless_app_or_skip((320, 180))
 
 
 @pytest.fixture
