@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # tomli is tomllib before 3.11; pytest itself requires it there
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 
