@@ -18,4 +18,8 @@ if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null; then
 fi
 
 cd "$ROOT"
-exec "$PY" -m pytest "$@"
+ci_args=()
+if [ -n "${CI:-}" ]; then
+    ci_args+=(--durations=20)  # CI's log names the 20 slowest tests
+fi
+exec "$PY" -m pytest ${ci_args[@]+"${ci_args[@]}"} "$@"
