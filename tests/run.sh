@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Run the whole slablab test suite; extra arguments go to pytest.
+# Run the whole slablab test suite, on every CPU; extra arguments go to pytest (and make the run
+# serial: add -n auto for workers).
 # First run creates ./.venv, installs slablab with its test extras and, as root on Debian,
 # the system packages the rendering tests need (Mesa's EGL/llvmpipe, Xvfb for the real-window test).
 source "$(dirname "${BASH_SOURCE[0]}")/../.ci/venv.sh"
@@ -18,4 +19,15 @@ if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null; then
 fi
 
 cd "$ROOT"
-exec "$PY" -m pytest "$@"
+args=()
+if [ $# -eq 0 ]; then
+    # The whole suite: one worker per CPU (pytest-xdist). Each worker takes a contiguous run of
+    # tests and takes over the tail of another's when it is done early ("worksteal"), so the
+    # tests that need the same compiled loops mostly run in one process, and numba's cache next
+    # to the package (written once) serves the rest. Pass any argument for a serial run.
+    args+=(-n auto --dist worksteal)
+fi
+if [ -n "${CI:-}" ]; then
+    args+=(--durations=20)  # CI's log names the 20 slowest tests
+fi
+exec "$PY" -m pytest ${args[@]+"${args[@]}"} "$@"

@@ -5,14 +5,19 @@ module geometry/ and app/ import is one the package declares."""
 from __future__ import annotations
 
 import ast
+import os
 import re
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
-tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # tomli is tomllib before 3.11; pytest itself requires it there
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,6 +33,16 @@ def test_ruff_is_clean() -> None:
 
 
 def test_mypy_is_clean() -> None:
+    numpy_version = tuple(int(p) for p in version("numpy").split(".")[:2])
+    if numpy_version < (2, 3):
+        # numpy 2.2, the last for Python 3.10, types ndarray without defaults for its type
+        # parameters (and shapes otherwise): some 160 errors that say nothing of this code
+        reason = (f"geometry/ and app/ are typed against numpy >= 2.3's stubs; this Python "
+                  f"({sys.version.split()[0]}) has numpy {version('numpy')}")
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}: CI must run mypy, on a Python with numpy >= 2.3",
+                        pytrace=False)
+        pytest.skip(reason)
     proc = run("mypy")
     assert proc.returncode == 0, f"mypy found problems:\n{proc.stdout}{proc.stderr}"
 

@@ -8,6 +8,7 @@ directory: only what the wheel carries can be found there.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -23,9 +24,22 @@ SITE = Path(sysconfig.get_paths()["purelib"])  # the suite venv's site-packages
 CORE = ("numpy", "numba", "llvmlite")  # the core install's dependencies and theirs
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory, request) -> Path:
+    """The wheel of this checkout, built once a session: under pytest-xdist the first worker
+    to ask builds it into the session's shared temporary folder, the others wait and reuse it."""
+    worker = getattr(request.config, "workerinput", None)
+    if worker is None:  # one process
+        return _build_wheel(tmp_path_factory.mktemp("dist"))
+    shared = tmp_path_factory.getbasetemp().parent  # the session's, above each worker's
+    with open(shared / "wheel.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        built = list((shared / "dist").glob("slablab-*.whl"))
+        return built[0] if built else _build_wheel(shared / "dist")
+
+
+def _build_wheel(out: Path) -> Path:
+    out.mkdir(exist_ok=True)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
                     "--no-build-isolation", "--wheel-dir", str(out), str(ROOT)], check=True)
     (path,) = out.glob("slablab-*.whl")

@@ -1,5 +1,9 @@
 """The headless screenshot command: a PNG of the right size with all three class colours, and
-clear one-line failures (no display, unwritable path)."""
+clear one-line failures (no display, unwritable path).
+
+Commands that render, or that fail only once a window or context exists, run as a real process
+(``python -m app``); the refusals before that run in this process (the ``cli`` fixture).
+"""
 
 import os
 import subprocess
@@ -53,44 +57,44 @@ def test_render_scene_image_seam(egl):
     assert img.std() > 10, "an image with content was expected"
 
 
-def test_no_display_without_headless_exits_2():
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    r = run_app("--scene", "blog", env=env)
-    assert r.returncode == 2
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "--headless" in lines[0] and "display" in lines[0], r.stderr
+def test_no_display_without_headless_exits_2(cli, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    r = cli("--scene", "blog")
+    assert r.code == 2, f"expected exit 2, got {r.code}: {r.err}"
+    lines = r.err.strip().splitlines()
+    assert len(lines) == 1 and "--headless" in lines[0] and "display" in lines[0], r.err
 
 
 @pytest.mark.parametrize("where", ["missing-dir/out.png", "is-a-dir.png", "a-file/out.png"])
-def test_unwritable_screenshot_path_exits_2(egl, tmp_path, where):
+def test_unwritable_screenshot_path_exits_2(cli, tmp_path, where):
     """Unwritable even for root (CI runs as root): a missing directory, a directory as the
-    target, a regular file as the parent directory."""
+    target, a regular file as the parent directory; refused before any window opens."""
     (tmp_path / "is-a-dir.png").mkdir()
     (tmp_path / "a-file").write_bytes(b"keep")
     target = tmp_path / where
-    r = run_app("--headless", "--scene", "blog", "--screenshot", str(target), "--size", "64x36")
-    assert r.returncode == 2
-    assert r.stderr.strip().startswith(f"{target}: cannot write screenshot"), r.stderr
-    assert "Traceback" not in r.stderr
+    r = cli("--headless", "--scene", "blog", "--screenshot", str(target), "--size", "64x36")
+    assert r.code == 2, f"expected exit 2, got {r.code}: {r.err}"
+    assert r.err.strip().startswith(f"{target}: cannot write screenshot"), r.err
     assert not (tmp_path / "missing-dir").exists()
     assert list((tmp_path / "is-a-dir.png").iterdir()) == [], "nothing half-written"
     assert (tmp_path / "a-file").read_bytes() == b"keep"
 
 
-def test_readonly_directory_leaves_nothing(egl, tmp_path):
+def test_readonly_directory_leaves_nothing(cli, tmp_path):
     if os.geteuid() == 0:
         pytest.skip("root can write into read-only directories")
     ro = tmp_path / "ro"
     ro.mkdir()
     ro.chmod(0o500)
-    r = run_app("--headless", "--screenshot", str(ro / "x.png"), "--size", "64x36")
-    assert r.returncode == 2 and "cannot write screenshot" in r.stderr
+    r = cli("--headless", "--screenshot", str(ro / "x.png"), "--size", "64x36")
+    assert r.code == 2 and "cannot write screenshot" in r.err, f"exit {r.code}: {r.err}"
     assert list(ro.iterdir()) == []
 
 
-def test_bad_size_is_a_usage_error():
-    r = run_app("--headless", "--size", "big")
-    assert r.returncode == 2 and "WIDTHxHEIGHT" in r.stderr
+def test_bad_size_is_a_usage_error(cli):
+    r = cli("--headless", "--size", "big")
+    assert r.code == 2 and "WIDTHxHEIGHT" in r.err, f"exit {r.code}: {r.err}"
 
 
 def test_random_scene_headless(egl, tmp_path):
@@ -102,10 +106,12 @@ def test_random_scene_headless(egl, tmp_path):
 
 
 def _one_line_error(r, starts):
-    lines = r.stderr.strip().splitlines()
-    assert r.returncode == 2, f"exit {r.returncode}: {r.stderr}"
-    assert len(lines) == 1 and lines[0].startswith(starts), r.stderr
-    assert "Traceback" not in r.stderr
+    """The one line a refused command printed (a ``cli`` result or a finished process)."""
+    code, err = (r.code, r.err) if hasattr(r, "code") else (r.returncode, r.stderr)
+    lines = err.strip().splitlines()
+    assert code == 2, f"expected exit 2, got {code}: {err}"
+    assert len(lines) == 1 and lines[0].startswith(starts), err
+    assert "Traceback" not in err
     return lines[0]
 
 
@@ -134,23 +140,23 @@ def test_seed_minus_one_then_key_7(gl_app):
 
 @pytest.mark.parametrize("name, magic", [("a.jpg", b"\xff\xd8\xff"), ("b.JPEG", b"\xff\xd8\xff"),
                                          ("c.png", b"\x89PNG")])
-def test_screenshot_format_follows_the_extension(egl, tmp_path, name, magic):
-    out = tmp_path / name
-    r = run_app("--headless", "--screenshot", str(out), "--size", "64x36")
-    assert r.returncode == 0, r.stderr
+def test_screenshot_format_follows_the_extension(gl_app, tmp_path, name, magic):
+    """What ``--screenshot FILE`` calls (the command itself: test_headless_screenshot_blog)."""
+    out = gl_app.save_screenshot(tmp_path / name)
+    assert out == tmp_path / name, f"expected the screenshot at {tmp_path / name}, got {out}"
     assert out.read_bytes()[:len(magic)] == magic, f"{name} does not hold its format's bytes"
 
 
 @pytest.mark.parametrize("name", ["x.gif", "x", "x.png.bak"])
-def test_unknown_screenshot_extension_is_refused(tmp_path, name):
-    r = run_app("--headless", "--screenshot", str(tmp_path / name), "--size", "64x36")
+def test_unknown_screenshot_extension_is_refused(cli, tmp_path, name):
+    r = cli("--headless", "--screenshot", str(tmp_path / name), "--size", "64x36")
     line = _one_line_error(r, f"--screenshot '{tmp_path / name}': ")
     assert ".png" in line and ".jpg" in line
     assert list(tmp_path.iterdir()) == []
 
 
-def test_empty_screenshot_name_is_refused():
-    line = _one_line_error(run_app("--headless", "--screenshot", ""), "--screenshot '': ")
+def test_empty_screenshot_name_is_refused(cli):
+    line = _one_line_error(cli("--headless", "--screenshot", ""), "--screenshot '': ")
     assert "empty" in line
 
 
@@ -193,18 +199,19 @@ def test_samples_beyond_the_renderer_names_the_option_and_the_range(egl):
 
 
 @pytest.mark.parametrize("value", ["-5x-5", "-5"])
-def test_negative_size_is_a_size_error(value):
-    r = run_app("--headless", "--size", value)
-    last = r.stderr.strip().splitlines()[-1]
-    assert r.returncode == 2 and last.startswith("slablab: error: argument --size: "), r.stderr
+def test_negative_size_is_a_size_error(cli, value):
+    r = cli("--headless", "--size", value)
+    last = r.err.strip().splitlines()[-1]
+    assert r.code == 2 and last.startswith("slablab: error: argument --size: "), r.err
     assert "1..8192" in last or "WIDTHxHEIGHT" in last, last
 
 
-def test_samples_and_default_segment_are_documented_in_help():
+def test_samples_and_default_segment_are_documented_in_help(cli):
     from app.scene import DEFAULT_SEGMENT, Scene, parse_scene
 
-    r = run_app("--help")
-    text = " ".join(r.stdout.split())
+    r = cli("--help")
+    assert r.code == 0, f"--help should exit 0, got {r.code}: {r.err}"
+    text = " ".join(r.out.split())
     assert "--samples N" in text and "0 = off" in text and "llvmpipe" in text, text
     assert '"segment" gets (-3, 0.5, 0) -> (3, 0.5, 0)' in text, text
     presets = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "assets" / "scenes")

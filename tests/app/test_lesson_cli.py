@@ -25,12 +25,13 @@ def run_app(*args, timeout=120):
     (["--explain", "--triangle", "0", "--step", "15"], "--step 15: this lesson has steps 1..14"),
     (["--explain", "--triangle", "2"], "--triangle 2: the scene has 2 triangles"),
 ])
-def test_bad_lesson_options_are_one_line_errors(args, message, tmp_path):
+def test_bad_lesson_options_are_one_line_errors(cli, args, message, tmp_path):
     out = tmp_path / "x.png"
-    r = run_app("--headless", "--scene", "lesson", *args, "--screenshot", str(out))
-    assert r.returncode == 2, f"expected exit 2, got {r.returncode}: {r.stderr}"
-    assert r.stderr.strip() == message or r.stderr.strip().endswith(message), r.stderr
-    assert "Traceback" not in r.stderr and not out.exists()
+    r = cli("--headless", "--scene", "lesson", *args, "--screenshot", str(out))
+    assert r.code == 2, f"expected exit 2, got {r.code}: {r.err}"
+    assert r.err.strip() == message or r.err.strip().endswith(message), (
+        f"expected the one line {message!r}, got {r.err!r}")
+    assert not out.exists(), "a refused command must write no screenshot"
 
 
 def test_step_renders_that_step(egl, tmp_path):

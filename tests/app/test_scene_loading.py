@@ -135,11 +135,13 @@ def test_missing_file_and_unknown_preset(tmp_path):
 
 
 def test_cli_bad_scene_exits_2_with_one_line_no_traceback(tmp_path):
+    """The process boundary itself: ``python -m app``'s exit status and all it prints."""
     path = tmp_path / "bad.json"
     path.write_text('{"boxes": [{"min": [0,0,0], "max": [1,1,1]}, {"min": [0,0,0], "max": [1,1]},'
                     '{"min": [0,0,0], "max": [1,1,1]}, {"min": [0,0,0], "max": [1,1,1,1]}]}')
     r = subprocess.run([sys.executable, "-m", "app", "--headless", "--scene", str(path)],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 2, r.stderr
-    assert r.stderr.strip() == f"{path}: boxes[1].max: expected 3 numbers [x, y, z], got 2"
-    assert "Traceback" not in r.stderr
+    assert r.returncode == 2, f"expected exit 2, got {r.returncode}: {r.stderr}"
+    assert r.stderr.strip() == f"{path}: boxes[1].max: expected 3 numbers [x, y, z], got 2", (
+        f"expected the one line naming file, field and problem, got {r.stderr!r}")
+    assert r.stdout == "", f"nothing on stdout was expected, got {r.stdout!r}"

@@ -30,9 +30,9 @@ On failure, ``assert_matches_golden`` writes ``<name>.actual.png``, ``<name>.gol
 ``<name>.side_by_side.png`` (golden | actual | diff) into ``tests/output/screenshots/`` (git
 ignored) and names that directory in the assertion message.
 
-Regenerating: ``pytest tests/screenshots --update-golden`` or ``SLABLAB_UPDATE_GOLDEN=1``. A
-missing golden is never created silently in a normal run: the test fails and says how to create
-it.
+Regenerating: ``pytest tests/screenshots --update-golden`` or ``SLABLAB_UPDATE_GOLDEN=1``, never
+under ``CI`` (a usage error). A missing golden is never created silently in a normal run: the
+test fails and says how to create it.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,15 +131,25 @@ def write_failure(name: str, actual, golden=None, mask=None, out_dir: Path = OUT
 
 
 def update_requested(config=None) -> bool:
-    """``--update-golden`` (registered in tests/conftest.py) or ``SLABLAB_UPDATE_GOLDEN=1``."""
-    if os.environ.get("SLABLAB_UPDATE_GOLDEN", "") not in ("", "0"):
-        return True
-    if config is not None:
+    """``--update-golden`` (registered in tests/conftest.py) or ``SLABLAB_UPDATE_GOLDEN=1``.
+
+    Under ``CI`` either is a ``pytest.UsageError``: CI compares with the committed goldens, and
+    a rewrite there (a variable left in the environment) would pass every screenshot test.
+    """
+    env = os.environ.get("SLABLAB_UPDATE_GOLDEN", "")
+    requested = env not in ("", "0")
+    if not requested and config is not None:
         try:
-            return bool(config.getoption("--update-golden", default=False))
+            requested = bool(config.getoption("--update-golden", default=False))
         except ValueError:  # option not registered (older root conftest): env var only
-            return False
-    return False
+            pass
+    if requested and os.environ.get("CI"):
+        how = f"SLABLAB_UPDATE_GOLDEN={env}" if env not in ("", "0") else "--update-golden"
+        raise pytest.UsageError(
+            f"{how} under CI={os.environ['CI']}: CI compares the screenshots with the committed "
+            f"goldens and never rewrites them; unset it (regenerate goldens locally, look at "
+            f"every changed image, commit them)")
+    return requested
 
 
 def golden_path(name: str) -> Path:
