@@ -33,7 +33,7 @@ def gl_app(egl):
     st = app.state
     st.explain = st.show_help = st.playing = False
     st.highlight_triangles = True
-    app._shift = False
+    app.controller.shift = False
     return app
 
 

@@ -55,7 +55,6 @@ def reset_app(app, scene_name: str = "blog", size=(400, 300)):
     st.highlight_triangles = True
     st.selected = st.hovered = None
     app.frame_ms = 0.0
-    app.message = ""
     return app
 
 
