@@ -112,9 +112,8 @@ def candidates(tree: Tree, queries: Queries) -> tuple[np.ndarray, np.ndarray]:
     """Every query's candidate boxes, grouped by query: ``(offsets, positions)``, query r's
     (leaf positions) at ``positions[offsets[r]:offsets[r + 1]]``.
     The boxes that the query's line may meet (and that overlap its box on free axes); with
-    ``queries.nearest``,
-    only those that may be its nearest hit or tie with it. The queries are walked in
-    contiguous pieces on the package's threads (``_threads.in_shares``)."""
+    ``queries.nearest``, only those that may be its nearest hit or tie with it. The queries are
+    walked in contiguous pieces on the package's threads (``_threads.in_shares``)."""
     def run(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
         piece = Queries._make(f[lo:hi] if isinstance(f, np.ndarray) else f for f in queries)
         return _candidates(tree, piece)  # type: ignore[no-any-return]

@@ -53,7 +53,6 @@ class Tree(NamedTuple):
     depth: int  #: the nodes on the longest path from the root to a leaf
 
 
-
 @_compiled
 def _spread_bits(v: int) -> int:
     """The low 21 bits of ``v`` spread to every third bit of a 63-bit integer."""

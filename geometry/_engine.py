@@ -372,16 +372,6 @@ class Query:
 
 
 # --- helpers -------------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
 def _rounded(value: Any, kind: str, dtype: type) -> Any:
     """An exact answer as the output wants it: t values rounded once (to nearest)."""
     if kind != T:

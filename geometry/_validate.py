@@ -100,7 +100,6 @@ def as_float_array(name: str, value: Any) -> np.ndarray:
     return a
 
 
-
 def _exact_floats(name: str, a: np.ndarray) -> np.ndarray:
     """Integers (or Python objects: ints, floats, Fractions, Decimals, numpy scalars) as
     float64, refusing any value float64 would round, and anything that is not a number."""
@@ -132,7 +131,6 @@ def _same_value(v: Any, x: float) -> bool:
         return Fraction(v) == Fraction(x)
     except (TypeError, ValueError, OverflowError):
         return bool(v == x)  # numbers Fraction does not take compare exactly with a float
-
 
 
 def as_points(name: str, value: object) -> np.ndarray:

@@ -38,7 +38,6 @@ OUT_REL: dict[type, float] = {np.float32: 2.0**-19, np.float64: 2.0**-48}
 OUT_ABS: dict[type, float] = {np.float32: 2.0**-120, np.float64: 2.0**-1000}
 
 
-
 class NearestHits(NamedTuple):
     """Per ray, the nearest box hit: its index (-1 on a miss) and ``t_enter`` (+inf on a miss)."""
 
@@ -68,7 +67,6 @@ class TrianglePairs(NamedTuple):
 
     triangle_index: np.ndarray
     box_index: np.ndarray
-
 
 
 def _compiled() -> ModuleType:
@@ -258,7 +256,7 @@ class BoxTree:
         lo = as_scalars("t_min", t_min, allow="-")
         hi = as_scalars("t_max", t_max, allow="+")
         lead = broadcast_lead(("origin", o, 1), ("direction", d, 1), ("t_min", lo, 0),
-                                ("t_max", hi, 0))
+                              ("t_max", hi, 0))
         o_b = np.broadcast_to(o, lead + (3,)).reshape(-1, 3)
         d_b = np.broadcast_to(d, lead + (3,)).reshape(-1, 3)
         lo_b = np.broadcast_to(lo, lead).reshape(-1)
