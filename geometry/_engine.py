@@ -156,7 +156,12 @@ class Query:
     # -- the call -------------------------------------------------------------------------------
     def __call__(self, *values: Any, out: Any = None) -> Any:
         if out is None:
+            # One item: its scalars as Python floats, and compute_dtype's rule (float32 when
+            # every array argument is) worked out on the way, for the types this path takes:
+            # a float32 (3,) / (3, 3) array or 0-d bound counts as float32, a tuple or list as
+            # float64, and a Python number not at all.
             flat: list[float] = []
+            all32 = True
             for value, kind in zip(values, self.kinds, strict=True):
                 t = type(value)
                 if kind.width == 1:
@@ -168,13 +173,16 @@ class Query:
                         continue
                     if t is np.ndarray and value.ndim == 0 and value.dtype.kind == "f" \
                             and value.dtype.itemsize <= 8:
+                        all32 = all32 and value.dtype == np.float32
                         flat.append(float(value))
                         continue
                     break
                 if t is np.ndarray:
                     if value.shape != ((3,) if kind.item_dims == 1 else (3, 3)):
                         break
-                    if value.dtype != np.float64 and value.dtype != np.float32:
+                    if value.dtype == np.float64:
+                        all32 = False
+                    elif value.dtype != np.float32:
                         break
                     flat += value.tolist() if kind.item_dims == 1 else value.ravel().tolist()
                     continue
@@ -187,21 +195,12 @@ class Query:
                         row = [x for p in points for x in p] if len(points) == 3 else None
                     if row is not None:
                         flat += row
+                        all32 = False
                         continue
                 break
             else:
-                # (the dtype matters only to t outputs and to a filter taking t32)
-                return self._one(flat, values, (self.t32 or T in self.outputs)
-                                 and self._dtype(values, values) == np.float32)
+                return self._one(flat, values, all32)
         return self._many(values, out)
-
-    def _dtype(self, values: tuple[Any, ...], arrays: Sequence[Any]) -> type:
-        """The outputs' float dtype (:func:`._validate.compute_dtype`) for the ``values`` given,
-        as ``arrays``."""
-        return compute_dtype(
-            *(a for a, k in zip(arrays, self.kinds, strict=True) if k.width > 1),
-            bounds=[(v, a) for v, a, k in zip(values, arrays, self.kinds, strict=True)
-                    if k.width == 1])
 
     def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
@@ -225,7 +224,10 @@ class Query:
                   in zip(self.names, values, self.kinds, strict=True)]
         lead = broadcast_lead(*((name, a, kind.item_dims) for name, a, kind
                                 in zip(self.names, arrays, self.kinds, strict=True)))
-        dtype = self._dtype(values, arrays)
+        dtype = compute_dtype(  # the outputs' float dtype, from the arguments as given
+            *(a for a, k in zip(arrays, self.kinds, strict=True) if k.width > 1),
+            bounds=[(v, a) for v, a, k in zip(values, arrays, self.kinds, strict=True)
+                    if k.width == 1])
         if out is None and lead == ():
             flat = [x for a in arrays for x in a.reshape(-1).tolist()]  # Python floats
             return self._one(flat, tuple(arrays), dtype == np.float32)

@@ -175,6 +175,30 @@ def test_a_t32_query_tells_its_filter_whether_t_is_float32(jit):
         geometry.set_jit(before)
 
 
+
+def _t32_point_probe(x: float, y: float, z: float, t: float, t32: bool) -> tuple[float, bool]:
+    """A filter that answers 1 when told its t output is float32, else 0."""
+    return (1.0 if t32 else 0.0), False
+
+
+@pytest.mark.parametrize("point", [(0.0, 0.0, 0.0), [0, 0, 0], np.zeros(3, np.float32),
+                                   np.zeros(3, np.float64)],
+                         ids=["tuple", "list", "float32", "float64"])
+@pytest.mark.parametrize("bound", [0.0, 0, np.array(0.0, np.float32), np.array(0.0),
+                                   np.float32(0.0), np.float64(0.0)],
+                         ids=["float", "int", "0-d float32", "0-d float64", "np.float32",
+                              "np.float64"])
+def test_one_item_calls_follow_compute_dtype(point, bound):
+    """The one-item path works out the output dtype as it reads its arguments: it must be
+    compute_dtype's rule for every type that path takes."""
+    query = _engine.Query(_t32_point_probe, lambda *a: 0.0,
+                          args=[("p", _validate.POINT), ("t", _validate.T_MIN)],
+                          outputs=[_engine.T], t32=True)
+    want = _validate.compute_dtype(point, bounds=[(bound, np.asarray(bound))]) == np.float32
+    assert query(point, bound) == float(want), (
+        f"{type(point).__name__} point, {type(bound).__name__} bound: expected t32 {want}")
+
+
 def _interpreted_probe(x: float) -> tuple[float, bool]:
     """A filter that answers 1 where it runs in Python, else 0 (a filter must never let this
     change its answer; here it shows which way the engine ran it)."""
