@@ -30,6 +30,15 @@ from .explain import (
     explain_triangle_aabb,
     explain_triangle_obb,
 )
+from .explain_boxes import (
+    BoxAxisTest,
+    BoxRule,
+    BoxSeparatingAxes,
+    explain_aabb_aabb,
+    explain_aabb_obb,
+    explain_obb_aabb,
+    explain_obb_obb,
+)
 from .obb import OBB
 from .primitives import Ray, Segment, Triangle
 from .ray_aabb import intersect_ray_aabb
@@ -43,6 +52,9 @@ from .triangle_obb import triangle_overlaps_obb
 __all__ = [
     "AABB",
     "AxisTest",
+    "BoxAxisTest",
+    "BoxRule",
+    "BoxSeparatingAxes",
     "BoxTree",
     "OBB",
     "IntersectionType",
@@ -57,6 +69,10 @@ __all__ = [
     "Triangle",
     "classify_segment_aabb",
     "classify_segment_obb",
+    "explain_aabb_aabb",
+    "explain_aabb_obb",
+    "explain_obb_aabb",
+    "explain_obb_obb",
     "explain_segment_aabb",
     "explain_segment_obb",
     "explain_triangle_aabb",
