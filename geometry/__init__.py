@@ -17,6 +17,7 @@ the contract; the docstrings restate it per function.
 from ._loops import get_jit, set_jit
 from ._threads import get_num_threads, set_num_threads
 from .aabb import AABB
+from .aabb_aabb import classify_aabb_aabb
 from .box_tree import BoxTree
 from .explain import (
     AxisTest,
@@ -67,6 +68,7 @@ __all__ = [
     "SlabRule",
     "Slabs",
     "Triangle",
+    "classify_aabb_aabb",
     "classify_segment_aabb",
     "classify_segment_obb",
     "explain_aabb_aabb",

@@ -8,6 +8,8 @@ from numpy.typing import ArrayLike
 from ._exact import scaled, to_float
 from ._validate import as_finite_points, as_matrix44, as_points, check_box_bounds
 from ._value import Value
+from .aabb_aabb import classify_aabb_aabb
+from .results import IntersectionType
 
 __all__ = ["AABB"]
 
@@ -119,6 +121,14 @@ class AABB(Value):
         p = as_finite_points("point", point)
         inside = np.all((self._min <= p) & (p <= self._max), axis=-1)
         return bool(inside) if inside.ndim == 0 else inside
+
+    def classify(self, other: AABB) -> IntersectionType:
+        """This box against ``other``: NONE (no common point), INCLUDE (this box lies in
+        ``other``'s open interior) or INTERSECT; :func:`classify_aabb_aabb`."""
+        if isinstance(other, AABB):
+            return classify_aabb_aabb(self._min, self._max, other._min,  # type: ignore[return-value]
+                                      other._max)
+        raise ValueError(f"other must be an AABB, got {type(other).__name__}")
 
     def closest_point(self, point: ArrayLike) -> np.ndarray:
         """The point of the closed box nearest to each ``point`` (the point itself if inside).

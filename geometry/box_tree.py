@@ -110,18 +110,8 @@ class BoxTree:
     """
 
     def __init__(self, box_min: ArrayLike, box_max: ArrayLike) -> None:
-        lo, hi = as_boxes("box_min", box_min, "box_max", box_max)
-        if lo.ndim == 1:
-            lo, hi = lo[None], hi[None]
-        for name, arr in (("box_min", lo), ("box_max", hi)):
-            if arr.ndim != 2:
-                raise ValueError(f"{name} must have shape (3,) or (N, 3), got {arr.shape}")
-        if lo.shape != hi.shape:
-            raise ValueError(f"box_min and box_max must have the same shape, got {lo.shape} "
-                             f"and {hi.shape}")
-        check_box_bounds("box_min", lo, "box_max", hi)
-        dtype = compute_dtype(lo, hi)
-        self._dtype = np.dtype(dtype)
+        lo, hi = _as_tree_boxes(box_min, box_max)
+        self._dtype = np.dtype(compute_dtype(lo, hi))
         # The tree holds float64 (exact for float32 boxes: one compiled version of the walk);
         # the per-box functions get the candidates back in the boxes' dtype.
         self._tree = _compiled().build(_work(lo), _work(hi))
@@ -239,6 +229,42 @@ class BoxTree:
                                                      *self._boxes(pos)), dtype=bool)
         return TrianglePairs(*_sorted_pairs(query[overlaps], self._tree.order[pos[overlaps]]))
 
+    def refit(self, box_min: ArrayLike, box_max: ArrayLike) -> None:
+        """Give the N boxes new coordinates, keeping the tree's shape: for boxes that move.
+
+        Box ``i`` takes ``box_min[i]``, ``box_max[i]``; the hierarchy is kept and its node
+        bounds recomputed from the boxes up, in one pass (a fraction of a build). Every answer
+        stays exact however far the boxes moved (empty boxes may become non-empty and back);
+        only the queries' speed decays as the tree's grouping fits the boxes less well:
+        :meth:`rebuild` then. The tree's dtype becomes the new boxes'.
+
+        Parameters
+        ----------
+        box_min, box_max : (N, 3) array_like
+            The boxes' new corners, N as at the build; validated as there.
+
+        Raises
+        ------
+        ValueError
+            As at the build, and for a shape other than (N, 3).
+        """
+        lo, hi = _as_tree_boxes(box_min, box_max)
+        if len(lo) != self._n:
+            raise ValueError(f"box_min must have shape ({self._n}, 3), the tree's boxes, "
+                             f"got {lo.shape}")
+        self._dtype = np.dtype(compute_dtype(lo, hi))
+        _compiled().refit(self._tree, _work(lo), _work(hi))
+
+    def rebuild(self) -> None:
+        """Build the tree afresh over its current boxes (after :meth:`refit` moved them far);
+        the answers are the same, the queries as fast as after a build."""
+        tree = self._tree
+        lo = np.empty_like(tree.leaf_min)
+        hi = np.empty_like(tree.leaf_max)
+        lo[tree.order] = tree.leaf_min
+        hi[tree.order] = tree.leaf_max
+        self._tree = _compiled().build(lo, hi)
+
     # ------------------------------------------------------------------------------ helpers
 
     def _candidates(self, **queries: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -299,6 +325,21 @@ class _Rays(NamedTuple):
     t_lo: np.ndarray
     t_hi: np.ndarray
     out_type: type  #: the per-box function's output dtype
+
+
+def _as_tree_boxes(box_min: ArrayLike, box_max: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """The validated boxes of a tree, as (N, 3) arrays."""
+    lo, hi = as_boxes("box_min", box_min, "box_max", box_max)
+    if lo.ndim == 1:
+        lo, hi = lo[None], hi[None]
+    for name, arr in (("box_min", lo), ("box_max", hi)):
+        if arr.ndim != 2:
+            raise ValueError(f"{name} must have shape (3,) or (N, 3), got {arr.shape}")
+    if lo.shape != hi.shape:
+        raise ValueError(f"box_min and box_max must have the same shape, got {lo.shape} "
+                         f"and {hi.shape}")
+    check_box_bounds("box_min", lo, "box_max", hi)
+    return lo, hi
 
 
 def _broadcast_points(*named: tuple[str, ArrayLike]) -> list[np.ndarray]:

@@ -308,3 +308,23 @@ def boxes_across_chunks(dtype, extra) -> tuple[np.ndarray, np.ndarray, list[int]
 def batches(case, *, max_size=10):
     """Strategy for a list of 1..max_size cases, to be stacked into one batched call."""
     return st.lists(case, min_size=1, max_size=max_size)
+
+
+@st.composite
+def boxes_near(draw, box, coords=small_int_coords):
+    """Strategy for a query box ``(min, max)`` placed against `box`: its two corners placed as
+    :func:`points_near` places points and sorted per axis (so it lies inside, shares a face
+    plane, touches a face, edge or corner, pokes out or misses), in a tenth of the draws made
+    flat on one axis, in another tenth empty (min > max on one axis, or ``AABB.empty()``)."""
+    rnd = _chooser(draw, box)
+    a, b = (_near(draw, rnd, box, coords, rnd.choice(_NEAR)) for _ in range(2))
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    kind = rnd.random()
+    axis = rnd.randrange(3)
+    if kind < 0.1:
+        hi[axis] = lo[axis]
+    elif kind < 0.15:
+        lo[axis], hi[axis] = hi[axis] + 1.0, lo[axis]
+    elif kind < 0.2:
+        lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
+    return lo, hi

@@ -377,3 +377,23 @@ def triangle_overlaps_obb(
     triangle maps to the triangle of the mapped vertices)."""
     lo, hi = _obb_bounds(half_size)
     return triangle_overlaps_aabb(*(to_box_frame(v, center, axes) for v in (v0, v1, v2)), lo, hi)
+
+
+def classify_aabb_aabb(box_min_a: Vec, box_max_a: Vec, box_min: Vec, box_max: Vec) -> int:
+    """Classify the closed box A = [box_min_a, box_max_a] against the closed box B, exactly.
+
+    NONE iff A and B share no point: some axis where ``max(lo_A, lo_B) > min(hi_A, hi_B)`` (the
+    intersection of two boxes is the box of the larger mins and smaller maxes; it is empty iff
+    some interval is). INCLUDE iff every point of A lies in B's open interior: A is not empty and
+    its corners, the extremes on each axis, are strictly inside. Empty boxes (``min > max``,
+    infinities allowed) share no point with anything.
+    """
+    if box_is_empty(box_min_a, box_max_a) or box_is_empty(box_min, box_max):
+        return NONE
+    a_lo, a_hi = exact_vec(box_min_a), exact_vec(box_max_a)
+    b_lo, b_hi = exact_vec(box_min), exact_vec(box_max)
+    if any(max(a_lo[i], b_lo[i]) > min(a_hi[i], b_hi[i]) for i in range(3)):
+        return NONE
+    corners = [tuple((a_lo, a_hi)[(k >> i) & 1][i] for i in range(3)) for k in range(8)]
+    inside = all(point_in_box(c, b_lo, b_hi, strict=True) for c in corners)
+    return INCLUDE if inside else INTERSECT

@@ -164,8 +164,10 @@ def test_queries_from_the_values_equal_the_functions():
     assert triangle.overlaps(box) is triangle_overlaps_aabb(triangle.v0, triangle.v1, triangle.v2,
                                                             box.min, box.max) is True
     for value in (box, OBB.from_aabb(box, np.eye(4))):
-        for name in ("classify", "intersect", "overlaps"):
+        for name in ("intersect", "overlaps"):
             assert not hasattr(value, name), f"{type(value).__name__}.{name}: one way per query"
+    with pytest.raises(ValueError, match="^other must be an AABB"):
+        box.classify(segment)  # a box classifies boxes; a segment's way is Segment.classify
 
 
 def test_empty_box_value_passes_through_the_functions():
