@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from geometry import (
     BoxRule,
     IntersectionType,
+    classify_aabb_aabb,
     explain_aabb_aabb,
     explain_aabb_obb,
     explain_obb_aabb,
@@ -36,6 +37,8 @@ NONE, INTERSECT = IntersectionType.NONE, IntersectionType.INTERSECT
 INCLUDE = IntersectionType.INCLUDE
 EXPLAIN = {("aabb", "aabb"): explain_aabb_aabb, ("aabb", "obb"): explain_aabb_obb,
            ("obb", "aabb"): explain_obb_aabb, ("obb", "obb"): explain_obb_obb}
+#: the library's functions that explain explains
+LIBRARY = {("aabb", "aabb"): classify_aabb_aabb}
 
 
 # --- the reference: boxes as their corners ------------------------------------------------
@@ -147,9 +150,17 @@ PAIRS = st.sampled_from(list(EXPLAIN)).flatmap(lambda kinds: st.tuples(
 
 
 @given(batches(PAIRS, max_size=4))
-def test_explain_agrees_with_the_corner_reference(cases):
-    for kinds, query, box in cases:
-        check(kinds, query, box)
+def test_explain_agrees_with_the_corner_reference_and_the_library(cases):
+    got = [check(kinds, query, box) for kinds, query, box in cases]
+    for kinds, classify in LIBRARY.items():  # one batched call per function
+        picked = [i for i, case in enumerate(cases) if case[0] == kinds]
+        if picked:
+            args = [np.stack([cases[i][k][j] for i in picked])
+                    for k in (1, 2) for j in range(len(cases[picked[0]][k]))]
+            library = classify(*args).tolist()
+            want = [got[i] for i in picked]
+            assert library == want, (
+                f"expected {classify.__name__} to give explain's classes {want}, got {library}")
 
 
 # --- named cases -------------------------------------------------------------------------------
@@ -199,6 +210,8 @@ NAMED = [
 def test_named_cases(kinds, query, box, kind, separating):
     got = check(kinds, query, box)
     ex = EXPLAIN[kinds](*query, *box)
+    if kinds in LIBRARY:
+        assert LIBRARY[kinds](*query, *box) == got, f"expected the library to answer {got!r}"
     assert got == kind and ex.separating == separating, (
         f"expected {kind!r} with first separating axis {separating}, got {ex.kind!r}, "
         f"{ex.separating} by {ex.rule!r}")
