@@ -31,6 +31,15 @@ from .explain import (
     explain_triangle_aabb,
     explain_triangle_obb,
 )
+from .explain_boxes import (
+    BoxAxisTest,
+    BoxRule,
+    BoxSeparatingAxes,
+    explain_aabb_aabb,
+    explain_aabb_obb,
+    explain_obb_aabb,
+    explain_obb_obb,
+)
 from .obb import OBB
 from .point_aabb import distance_point_aabb
 from .primitives import Ray, Segment, Triangle
@@ -45,6 +54,9 @@ from .triangle_obb import triangle_overlaps_obb
 __all__ = [
     "AABB",
     "AxisTest",
+    "BoxAxisTest",
+    "BoxRule",
+    "BoxSeparatingAxes",
     "BoxTree",
     "OBB",
     "IntersectionType",
@@ -61,6 +73,10 @@ __all__ = [
     "classify_segment_aabb",
     "classify_segment_obb",
     "distance_point_aabb",
+    "explain_aabb_aabb",
+    "explain_aabb_obb",
+    "explain_obb_aabb",
+    "explain_obb_obb",
     "explain_segment_aabb",
     "explain_segment_obb",
     "explain_triangle_aabb",
