@@ -31,6 +31,8 @@ from .explain import (
     explain_triangle_obb,
 )
 from .obb import OBB
+from .plane_aabb import plane_side_aabb
+from .plane_obb import plane_side_obb
 from .primitives import Ray, Segment, Triangle
 from .ray_aabb import intersect_ray_aabb
 from .ray_obb import intersect_ray_obb
@@ -65,6 +67,8 @@ __all__ = [
     "get_num_threads",
     "intersect_ray_aabb",
     "intersect_ray_obb",
+    "plane_side_aabb",
+    "plane_side_obb",
     "set_jit",
     "set_num_threads",
     "triangle_overlaps_aabb",
