@@ -17,6 +17,7 @@ the contract; the docstrings restate it per function.
 from ._loops import get_jit, set_jit
 from ._threads import get_num_threads, set_num_threads
 from .aabb import AABB
+from .aabb_frustum import classify_aabb_frustum
 from .box_tree import BoxTree
 from .explain import (
     AxisTest,
@@ -30,7 +31,9 @@ from .explain import (
     explain_triangle_aabb,
     explain_triangle_obb,
 )
+from .frustum import Frustum
 from .obb import OBB
+from .obb_frustum import classify_obb_frustum
 from .plane_aabb import plane_side_aabb
 from .plane_obb import plane_side_obb
 from .primitives import Ray, Segment, Triangle
@@ -46,6 +49,7 @@ __all__ = [
     "AABB",
     "AxisTest",
     "BoxTree",
+    "Frustum",
     "OBB",
     "IntersectionType",
     "Ray",
@@ -57,6 +61,8 @@ __all__ = [
     "SlabRule",
     "Slabs",
     "Triangle",
+    "classify_aabb_frustum",
+    "classify_obb_frustum",
     "classify_segment_aabb",
     "classify_segment_obb",
     "explain_segment_aabb",

@@ -101,14 +101,16 @@ def polytope(planes: Sequence[Plane], what: str = "planes") -> Polytope:
         p = tuple((oa * bc[t] + ob * ca[t] + oc * ab[t]) / det for t in range(3))
         if all(dot(n, p) >= o for n, o in planes):
             found[p] = None  # type: ignore[index]
-    vertices = tuple(found)
-    if len(vertices) < 4 or _rank(vertices) < 3:
-        raise ValueError(f"{bad}: they enclose no volume")
+    # a direction no plane bounds (an extreme ray of the cone n_i . d >= 0 lies on two of
+    # its planes, or the cone holds a line, perpendicular to every normal)
     for i, j in itertools.combinations(range(6), 2):
         d = cross(planes[i].normal, planes[j].normal)
         for s in (1, -1):
             if any(d) and all(s * dot(n, d) >= 0 for n, _ in planes):
-                raise ValueError(f"{bad}: the volume is unbounded")
+                raise ValueError(f"{bad}: they leave it unbounded")
+    vertices = tuple(found)
+    if len(vertices) < 4 or _rank(vertices) < 3:
+        raise ValueError(f"{bad}: they enclose no volume")
     faces = [frozenset(v for v in vertices if dot(n, v) == o) for n, o in planes]
     for i, face in enumerate(faces):
         if len(face) < 3 or _rank(list(face)) < 2:
