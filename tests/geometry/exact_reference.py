@@ -524,3 +524,115 @@ def classify_sphere_obb(center: Vec, radius, box_center: Vec, box_axes: Sequence
             if gap <= 0 or gap * gap <= r * r * norm2:
                 return INTERSECT
     return INCLUDE
+
+
+# --- planes and frusta (plane_side_*, Frustum, classify_*_frustum) ------------------------------
+# A box is given by its planes (inside: n . p >= o) and its corners; a frustum by its planes.
+# Box vs frustum: INCLUDE iff every corner is strictly inside every frustum plane (both convex);
+# NONE iff the twelve half-spaces have no common point, decided by vertex enumeration: the
+# system is bounded (the frustum is), so it has a point iff it has a vertex, the solution of
+# three of its planes that satisfies all twelve. No separating axes here.
+
+
+def aabb_planes_corners(box_min: Vec, box_max: Vec):
+    """``(planes, corners)`` of a non-empty closed axis-aligned box."""
+    lo, hi = exact_vec(box_min), exact_vec(box_max)
+    unit = [tuple(Fraction(int(i == k)) for i in range(3)) for k in range(3)]
+    planes = [(u, lo[k]) for k, u in enumerate(unit)] + \
+        [(tuple(-x for x in u), -hi[k]) for k, u in enumerate(unit)]
+    corners = [(a, b, c) for a in (lo[0], hi[0]) for b in (lo[1], hi[1]) for c in (lo[2], hi[2])]
+    return planes, corners
+
+
+def obb_planes_corners(center: Vec, axes: Sequence[Vec], half_size: Vec):
+    """``(planes, corners)`` of ``{p : |axes[i] . (p - center)| <= half_size_i}`` (non-empty):
+    the corners solve ``axes @ (p - center) = (+-h0, +-h1, +-h2)`` by Cramer's rule."""
+    c, h = exact_vec(center), exact_vec(half_size)
+    a = [exact_vec(row) for row in axes]
+    planes = []
+    for i in range(3):
+        ac = _dot(a[i], c)
+        planes.append((a[i], ac - h[i]))
+        planes.append((tuple(-x for x in a[i]), -ac - h[i]))
+    det = _dot(a[0], _cross(a[1], a[2]))
+    corners = []
+    for s0 in (-1, 1):
+        for s1 in (-1, 1):
+            for s2 in (-1, 1):
+                rhs = (s0 * h[0], s1 * h[1], s2 * h[2])
+                u = _solve3(a, rhs, det)
+                corners.append(tuple(c[k] + u[k] for k in range(3)))
+    return planes, corners
+
+
+def _solve3(rows, rhs, det):
+    """The solution of ``rows @ x = rhs`` (det the rows' non-zero determinant)."""
+    out = []
+    for k in range(3):
+        m = [list(r) for r in rows]
+        for i in range(3):
+            m[i][k] = rhs[i]
+        out.append(_dot(m[0], _cross(m[1], m[2])) / det)
+    return tuple(out)
+
+
+def plane_side(normal: Vec, offset, corners) -> int:
+    """-1 / 0 / +1: every corner below, some on or across, every corner above the plane."""
+    n, o = exact_vec(normal), exact(offset)
+    values = [_dot(n, p) - o for p in corners]
+    if all(v < 0 for v in values):
+        return -1
+    return 1 if all(v > 0 for v in values) else 0
+
+
+def frustum_planes_from_matrix(m) -> list:
+    """The six clip inequalities of ``[p, 1] @ m`` (``-w <= x, y, z <= w``) as planes
+    ``n . p >= o``: ``w + s clip_j >= 0`` with ``clip_j = sum_k p_k m[k][j] + m[3][j]``."""
+    e = [[exact(x) for x in row] for row in np.asarray(m, dtype=np.float64)]
+    planes = []
+    for j in range(3):
+        for s in (1, -1):
+            planes.append((tuple(e[k][3] + s * e[k][j] for k in range(3)),
+                           -(e[3][3] + s * e[3][j])))
+    return planes
+
+
+def in_clip_volume(m, point: Vec) -> bool:
+    """Whether ``[p, 1] @ m`` satisfies ``-w <= x, y, z <= w``, exactly."""
+    e = [[exact(x) for x in row] for row in np.asarray(m, dtype=np.float64)]
+    p = [*exact_vec(point), Fraction(1)]
+    clip = [sum((p[k] * e[k][j] for k in range(4)), Fraction(0)) for j in range(4)]
+    return all(-clip[3] <= clip[j] <= clip[3] for j in range(3))
+
+
+def feasible(planes) -> bool:
+    """Whether the bounded system ``n . p >= o`` has a point (it has a vertex then)."""
+    for i in range(len(planes)):
+        for j in range(i + 1, len(planes)):
+            for k in range(j + 1, len(planes)):
+                rows = [planes[i][0], planes[j][0], planes[k][0]]
+                det = _dot(rows[0], _cross(rows[1], rows[2]))
+                if det == 0:
+                    continue
+                p = _solve3(rows, (planes[i][1], planes[j][1], planes[k][1]), det)
+                if all(_dot(n, p) >= o for n, o in planes):
+                    return True
+    return False
+
+
+def classify_box_frustum(box_planes, box_corners, frustum_planes) -> int:
+    """NONE / INTERSECT / INCLUDE of a non-empty box against a frustum's planes."""
+    if all(_dot(n, p) > o for n, o in frustum_planes for p in box_corners):
+        return INCLUDE
+    if any(all(_dot(n, p) < o for p in box_corners) for n, o in frustum_planes):
+        return NONE  # (a shortcut: the vertex enumeration gives the same)
+    return INTERSECT if feasible(list(frustum_planes) + list(box_planes)) else NONE
+
+
+def classify_box_frustum_planes_only(box_corners, frustum_planes) -> int:
+    """The conservative answer: NONE iff one plane has every corner behind it."""
+    if any(all(_dot(n, p) < o for p in box_corners) for n, o in frustum_planes):
+        return NONE
+    if all(_dot(n, p) > o for n, o in frustum_planes for p in box_corners):
+        return INCLUDE
+    return INTERSECT
