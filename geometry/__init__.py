@@ -18,6 +18,7 @@ from ._loops import get_jit, set_jit
 from ._threads import get_num_threads, set_num_threads
 from .aabb import AABB
 from .aabb_aabb import classify_aabb_aabb
+from .aabb_obb import classify_aabb_obb
 from .box_tree import BoxTree
 from .explain import (
     AxisTest,
@@ -32,6 +33,8 @@ from .explain import (
     explain_triangle_obb,
 )
 from .obb import OBB
+from .obb_aabb import classify_obb_aabb
+from .obb_obb import classify_obb_obb
 from .primitives import Ray, Segment, Triangle
 from .ray_aabb import intersect_ray_aabb
 from .ray_obb import intersect_ray_obb
@@ -57,6 +60,9 @@ __all__ = [
     "Slabs",
     "Triangle",
     "classify_aabb_aabb",
+    "classify_aabb_obb",
+    "classify_obb_aabb",
+    "classify_obb_obb",
     "classify_segment_aabb",
     "classify_segment_obb",
     "explain_segment_aabb",
