@@ -19,6 +19,7 @@ from ._threads import get_num_threads, set_num_threads
 from .aabb import AABB
 from .aabb_aabb import classify_aabb_aabb
 from .aabb_frustum import classify_aabb_frustum
+from .aabb_obb import classify_aabb_obb
 from .box_tree import BoxTree
 from .explain import (
     AxisTest,
@@ -43,7 +44,9 @@ from .explain_boxes import (
 )
 from .frustum import Frustum
 from .obb import OBB
+from .obb_aabb import classify_obb_aabb
 from .obb_frustum import classify_obb_frustum
+from .obb_obb import classify_obb_obb
 from .plane_aabb import plane_side_aabb
 from .plane_obb import plane_side_obb
 from .point_aabb import distance_point_aabb
@@ -77,7 +80,10 @@ __all__ = [
     "Triangle",
     "classify_aabb_aabb",
     "classify_aabb_frustum",
+    "classify_aabb_obb",
+    "classify_obb_aabb",
     "classify_obb_frustum",
+    "classify_obb_obb",
     "classify_segment_aabb",
     "classify_segment_obb",
     "distance_point_aabb",

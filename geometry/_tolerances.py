@@ -166,3 +166,24 @@ PLANE_ABSOLUTE = 2.0**-1070
 #: |n . b_i - n . axes[i]| <= 9.1 r |n|_1: the box's extent along n is
 #: sum_i h_i |n . b_i|, within OBB_DEFECT_BOUND * r * |n|_1 * sum_i h_i of the rows' one.
 OBB_DEFECT_BOUND = 10.0
+
+#: Box vs box with an OBB (``_box_sat.box_margins``), in the frame of one box, ``P = [-p, p]``:
+#: the other is the parallelepiped ``Q = t + M [-q, q]``, its edges the columns of M, its face
+#: normals the rows of N = M^-1, and the filter uses one float matrix R for M and for N^T, and 1
+#: for |det M| (exact for orthonormal rows). With e the sum of both boxes' exact orthonormality
+#: defects (max |row_i . row_j - delta_ij|; 0 for an AABB): the Gram matrix G = I + D of a box's
+#: rows has ||G^-1 - I||_inf <= 3e / (1 - 3e) and det G in [(1 - 3e)^3, (1 + 3e)^3]
+#: (Gershgorin), and M = A B^-1 = (A B^T) G_B^-1, N = (A B^T)^T G_A^-1 (A the frame box's rows,
+#: B the other's), so |R - M|, |R^T - N| <= 3.001 (e + u) entrywise (the u for rounding A B^T;
+#: an AABB's R is exact), ||det M| - 1| <= 4.6 e, and R's entries are at most 1.0001. The frame
+#: change rounds t by at most 5 u P per coordinate and q by 1.6 u P (P the L1 size it rounds:
+#: |center - center'|_1, or the AABB's corners relative to the frame's centre). Counting per
+#: margin (P's faces: |t_i| - p_i - sum_l q_l |R_il|; Q's faces: |sum_i R_il t_i| - q_l -
+#: sum_i p_i |R_il|; edges: Ericson's two-term centre and four-term radius; the containment
+#: margins have the same terms): at most 27.6 u S + 7.61 e S, S = P + |t|_1 + |p|_1 + |q|_1.
+#: The computed residuals give each box's defect within 9 u (a rounded three-term dot product,
+#: less 1), so with e~ the sum of the computed ones the error is at most
+#: (27.6 + 7.61 * 18) u S + 7.61 e~ S = 164.6 u S + 7.61 e~ S.
+#: B = (BOX_SAT_ROUNDING u + BOX_SAT_DEFECT e~) S.
+BOX_SAT_ROUNDING = 256.0
+BOX_SAT_DEFECT = 12.0
