@@ -32,6 +32,7 @@ from .explain import (
 )
 from .obb import OBB
 from .point_aabb import distance_point_aabb
+from .point_obb import distance_point_obb
 from .primitives import Ray, Segment, Triangle
 from .ray_aabb import intersect_ray_aabb
 from .ray_obb import intersect_ray_obb
@@ -59,6 +60,7 @@ __all__ = [
     "classify_segment_aabb",
     "classify_segment_obb",
     "distance_point_aabb",
+    "distance_point_obb",
     "explain_segment_aabb",
     "explain_segment_obb",
     "explain_triangle_aabb",
