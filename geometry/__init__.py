@@ -39,6 +39,7 @@ from .ray_obb import intersect_ray_obb
 from .results import IntersectionType, RayHit
 from .segment_aabb import classify_segment_aabb
 from .segment_obb import classify_segment_obb
+from .sphere_aabb import classify_sphere_aabb
 from .triangle_aabb import triangle_overlaps_aabb
 from .triangle_obb import triangle_overlaps_obb
 
@@ -59,6 +60,7 @@ __all__ = [
     "Triangle",
     "classify_segment_aabb",
     "classify_segment_obb",
+    "classify_sphere_aabb",
     "distance_point_aabb",
     "distance_point_obb",
     "explain_segment_aabb",

@@ -175,3 +175,14 @@ OBB_DISTANCE_STATIC = 2.0**-66
 #: B / (sqrt(D) + d) <= 0.46 DISTANCE_FAITHFUL of d, relatively, and ``_closest.sqrt_dd`` adds
 #: DISTANCE_DD_RELATIVE: faithful. Past it, the item goes exact.
 OBB_DISTANCE_SHARE = 0.9
+
+#: Sphere vs AABB: each excess e_i rounds the exact one (within u), its square and the sum of
+#: three round (fused or not): |sum e_i**2 - d**2| <= 5.02 u sum e_i**2; r**2 rounds by u r**2,
+#: their difference by u more of the two: within 7.02 u (sum + r**2) in all, plus underflow (a few
+#: 2**-1075: SPHERE_ABSOLUTE). INCLUDE's margins (s - lo) - r round twice: within
+#: 2.01 u (|s - lo| + r). 2**-50 is 8 u, more than both with the bound's own rounding.
+SPHERE_RELATIVE = 2.0**-50
+SPHERE_ABSOLUTE = 2.0**-1000
+#: Sphere vs box: excesses, offsets or radii beyond this are doubt (their squares, summed, could
+#: overflow), decided exactly.
+SPHERE_SCALE_MAX = 2.0**500
