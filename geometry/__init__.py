@@ -50,12 +50,14 @@ from .obb_obb import classify_obb_obb
 from .plane_aabb import plane_side_aabb
 from .plane_obb import plane_side_obb
 from .point_aabb import distance_point_aabb
+from .point_obb import distance_point_obb
 from .primitives import Ray, Segment, Triangle
 from .ray_aabb import intersect_ray_aabb
 from .ray_obb import intersect_ray_obb
 from .results import IntersectionType, RayHit
 from .segment_aabb import classify_segment_aabb
 from .segment_obb import classify_segment_obb
+from .sphere_aabb import classify_sphere_aabb
 from .triangle_aabb import triangle_overlaps_aabb
 from .triangle_obb import triangle_overlaps_obb
 
@@ -86,7 +88,9 @@ __all__ = [
     "classify_obb_obb",
     "classify_segment_aabb",
     "classify_segment_obb",
+    "classify_sphere_aabb",
     "distance_point_aabb",
+    "distance_point_obb",
     "explain_aabb_aabb",
     "explain_aabb_obb",
     "explain_obb_aabb",

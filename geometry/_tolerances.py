@@ -187,3 +187,46 @@ OBB_DEFECT_BOUND = 10.0
 #: B = (BOX_SAT_ROUNDING u + BOX_SAT_DEFECT e~) S.
 BOX_SAT_ROUNDING = 256.0
 BOX_SAT_DEFECT = 12.0
+
+#: Point vs OBB distance, the frame (``_closest.frame_excess``): U = a . (t + l), with t + l the
+#: point's offset from the centre exactly (TwoSum), in double-double from TwoProducts: the low
+#: parts' sums and the products a_j l_j round by at most 15 u**2 W (W = sum_j |a_j t_j|), and the
+#: excess |U| - h by 3.01 u**2 W more where it is not surely 0 (h < |U| + 2 spread): 18.1 u**2 W.
+#: spread = OBB_DISTANCE_FRAME u**2 W + OBB_DISTANCE_FLOOR, where the floor covers underflow (a
+#: few 2**-1075 in scaled units, where offsets are at least 2**-474 or exactly 0).
+OBB_DISTANCE_FRAME = 32.0
+OBB_DISTANCE_FLOOR = 2.0**-1000
+
+#: Point vs OBB distance, the metric. With G = M M^T = I + R for the float rows M, R's entries
+#: at most e in magnitude (rho = ||R||_2 <= 3 e), the squared distance is the minimum over the
+#: box of w^T G^-1 w (w = u_p - u in frame coordinates); with w0 the excess of the clamp of u_p,
+#: |d**2 - (|w0|**2 - w0^T R w0)| <= rho**2 / (1 - rho) |w0|**2: G^-1 = I - R + R G^-1 R, the
+#: last term positive semidefinite and at most rho**2 / (1 - rho); at the clamp that bounds the
+#: value from above, and at any u = u* + D of the box, |w|**2 >= |w0|**2 + |D|**2 (the clamp is
+#: the projection onto the box) while w^T R w grows by at most 2 rho |w0| |D| + rho |D|**2,
+#: whose least total, -rho**2 |w0|**2 / (1 - rho), bounds it from below. So the error is second
+#: order in e: OBB_DISTANCE_METRIC e**2 |w0|**2 with e <= 1e-6 (ORTHONORMAL_ATOL).
+OBB_DISTANCE_METRIC = 9.01
+
+#: Point vs OBB distance, the rest of the float error, relative to |w|**2: the correction
+#: w^T R w in floats (R's entries within u |R| + 30 u**2, ``_closest.gram_residual``; w's low
+#: parts dropped; six products and five sums) errs by at most (33 u e + 90 u**2) |w|**2
+#: <= 2**-68 |w|**2, the double-double square sum by 27.01 u**2: 2**-66 covers both.
+OBB_DISTANCE_STATIC = 2.0**-66
+
+#: Point vs OBB distance, the certificate: a double-double D = s_hi + s_lo with |D - d**2| at
+#: most B <= OBB_DISTANCE_SHARE * DISTANCE_FAITHFUL * s_hi has a root within
+#: B / (sqrt(D) + d) <= 0.46 DISTANCE_FAITHFUL of d, relatively, and ``_closest.sqrt_dd`` adds
+#: DISTANCE_DD_RELATIVE: faithful. Past it, the item goes exact.
+OBB_DISTANCE_SHARE = 0.9
+
+#: Sphere vs AABB: each excess e_i rounds the exact one (within u), its square and the sum of
+#: three round (fused or not): |sum e_i**2 - d**2| <= 5.02 u sum e_i**2; r**2 rounds by u r**2,
+#: their difference by u more of the two: within 7.02 u (sum + r**2) in all, plus underflow (a few
+#: 2**-1075: SPHERE_ABSOLUTE). INCLUDE's margins (s - lo) - r round twice: within
+#: 2.01 u (|s - lo| + r). 2**-50 is 8 u, more than both with the bound's own rounding.
+SPHERE_RELATIVE = 2.0**-50
+SPHERE_ABSOLUTE = 2.0**-1000
+#: Sphere vs box: excesses, offsets or radii beyond this are doubt (their squares, summed, could
+#: overflow), decided exactly.
+SPHERE_SCALE_MAX = 2.0**500

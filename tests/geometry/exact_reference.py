@@ -426,10 +426,12 @@ def distance2_point_obb(point: Vec, center: Vec, axes: Sequence[Vec],
                         half_size: Vec) -> Fraction | None:
     """The exact squared distance from a point to the OBB as evaluated, the parallelepiped
     ``{center + E s : |s_k| <= half_size_k}`` with ``E = axes^-1`` (its columns the edge
-    directions), as a box-constrained least-squares problem in ``s``: for each of the 27 ways to
-    fix every ``s_k`` at ``-h_k``, ``h_k`` or leave it free, the free ones solve the normal
-    equations of ``|t - E s|**2`` (``t = point - center``); a solution within the box is a
-    candidate, and the least candidate is the distance. None for an empty box."""
+    directions): ``min |t - E s|**2`` over that box of ``s`` (``t = point - center``), a convex
+    box-constrained least-squares problem. For a way to fix each ``s_k`` at ``-h_k``, ``h_k``
+    or leave it free (27 in all; the clamp of ``axes @ t`` tried first), the free ones solve
+    the normal equations; the first choice whose ``s`` lies in the box and whose gradient
+    ``E^T (E s - t)`` points out of the box on each fixed axis (the KKT conditions) is the
+    minimiser. None for an empty box."""
     h = exact_vec(half_size)
     if any(x < 0 for x in h):
         return None
@@ -437,22 +439,25 @@ def distance2_point_obb(point: Vec, center: Vec, axes: Sequence[Vec],
     inv = _inverse3(rows)
     cols = [tuple(inv[r][k] for r in range(3)) for k in range(3)]  # E's columns
     t = _sub(exact_vec(point), exact_vec(center))
-    best = None
-    for fixed in itertools.product((-1, 0, 1), repeat=3):
+    u = [_dot(r, t) for r in rows]
+    guess = tuple((u[k] > h[k]) - (u[k] < -h[k]) for k in range(3))
+    for fixed in (guess, *itertools.product((-1, 0, 1), repeat=3)):
         free = [k for k in range(3) if fixed[k] == 0]
-        base = tuple(t[j] - sum(fixed[k] * h[k] * cols[k][j] for k in range(3)) for j in range(3))
-        s = {}
+        s = [fixed[k] * h[k] for k in range(3)]
+        base = tuple(t[j] - sum(s[k] * cols[k][j] for k in range(3)) for j in range(3))
         if free:
             gram = [[_dot(cols[a], cols[b]) for b in free] for a in free]
-            rhs = [_dot(cols[a], base) for a in free]
-            sol = _solve_small(gram, rhs)
+            sol = _solve_small(gram, [_dot(cols[a], base) for a in free])
             if any(abs(x) > h[k] for x, k in zip(sol, free, strict=True)):
                 continue
-            s = dict(zip(free, sol, strict=True))
-        residual = tuple(base[j] - sum(s[k] * cols[k][j] for k in free) for j in range(3))
-        value = _dot(residual, residual)
-        best = value if best is None or value < best else best
-    return best
+            for x, k in zip(sol, free, strict=True):
+                s[k] = x
+        residual = tuple(t[j] - sum(s[k] * cols[k][j] for k in range(3)) for j in range(3))
+        # the gradient of |t - E s|**2 / 2 on a fixed s_k is -E_k . residual: it must not
+        # point into the box (s_k = h_k: E_k . residual >= 0; s_k = -h_k: <= 0)
+        if all(fixed[k] * _dot(cols[k], residual) >= 0 for k in range(3) if fixed[k]):
+            return _dot(residual, residual)
+    raise AssertionError("no choice meets the KKT conditions")
 
 
 def _solve_small(m, b):
