@@ -1,4 +1,4 @@
-"""Smoke test of the six-query benchmark: tiny sizes, every row printed, textbook ports agree.
+"""Smoke test of the query benchmark: tiny sizes, every row printed, textbook ports agree.
 
 No timing is asserted; the real run is ``./benchmarks/run_queries.sh`` (see its docstring).
 """
@@ -34,7 +34,8 @@ def table_rows(out: str) -> list[list[str]]:
 def test_tiny_run_prints_every_row_and_the_ports_agree(
         capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("numba", reason="the textbook rows need numba (pip install numba)")
-    status = bench_queries.main(["--sizes", "300", "--repeat", "1"])
+    status = bench_queries.main(["--sizes", "300", "--repeat", "1",
+                                 "--queries", "segment,ray,triangle"])
     out = capsys.readouterr().out
 
     disagreements = [line for line in out.splitlines() if line.startswith("LIBRARY")]
@@ -101,16 +102,23 @@ def test_unknown_dtype_is_refused_with_the_option_named(
     assert "--dtypes" in err and "float16" in err, f"expected --dtypes and float16 in: {err}"
 
 
-@pytest.mark.parametrize("query", ["segment", "ray", "triangle"])
+@pytest.mark.parametrize("query", ["segment", "ray", "triangle", "box", "sphere", "distance"])
 @pytest.mark.parametrize("kind", ["aabb", "obb", "obb-frame"])
 def test_settle_sides_with_exact_arithmetic(query: str, kind: str) -> None:
+    import math
+
     import numpy as np
 
-    scene = bench_queries.make_scene(40, np.float64)
+    n = 40 if query in ("segment", "ray", "triangle") else 12  # the arbiter is slower there
+    scene = bench_queries.make_scene(n, np.float64)
     right: Any
     wrong: Any
-    truth = [bench_queries.exact_answer(query, scene, kind, i) for i in range(40)]
-    if query == "ray":
+    truth = [bench_queries.exact_answer(query, scene, kind, i) for i in range(n)]
+    if query == "distance":  # exact squared distances: their square roots, within 1 ulp
+        right = np.array([math.sqrt(float(d2)) for d2 in truth])
+        wrong = right.copy()
+        wrong[7] += 1e-9
+    elif query == "ray":
         hit = np.array([t is not None for t in truth])
         t_enter = np.array([float(t[0]) if t else np.inf for t in truth])
         right = (hit, t_enter, t_enter, bench_queries.nearest(hit, t_enter))
@@ -118,9 +126,9 @@ def test_settle_sides_with_exact_arithmetic(query: str, kind: str) -> None:
         flipped[7] = not flipped[7]
         wrong = (flipped, t_enter, t_enter, right[3])
     else:
-        right = np.array(truth, dtype=np.int8 if query == "segment" else bool)
+        right = np.array(truth, dtype=bool if query == "triangle" else np.int8)
         wrong = right.copy()
-        wrong[7] = (wrong[7] + 1) % 3 if query == "segment" else not wrong[7]
+        wrong[7] = not wrong[7] if query == "triangle" else (wrong[7] + 1) % 3
 
     note, problem = bench_queries.settle(query, scene, kind, right, wrong)
     assert problem is None and note and "#[7]" in note, (
@@ -149,3 +157,4 @@ def test_exact_arbiter_on_boxes_with_known_answers() -> None:
     only_edge_axis = ([0.0, 0.25, 1.5], [0.25, 0.75, 2.0], [2.0, 1.25, 0.75])
     assert not arbiter.triangle_overlaps(box, *only_edge_axis), (
         "separated by an edge x axis product only")
+
