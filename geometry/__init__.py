@@ -18,6 +18,7 @@ from ._loops import get_jit, set_jit
 from ._threads import get_num_threads, set_num_threads
 from .aabb import AABB
 from .aabb_aabb import classify_aabb_aabb
+from .aabb_frustum import classify_aabb_frustum
 from .box_tree import BoxTree
 from .explain import (
     AxisTest,
@@ -41,6 +42,11 @@ from .explain_boxes import (
     explain_obb_obb,
 )
 from .obb import OBB
+from .point_aabb import distance_point_aabb
+from .frustum import Frustum
+from .obb_frustum import classify_obb_frustum
+from .plane_aabb import plane_side_aabb
+from .plane_obb import plane_side_obb
 from .primitives import Ray, Segment, Triangle
 from .ray_aabb import intersect_ray_aabb
 from .ray_obb import intersect_ray_obb
@@ -57,6 +63,7 @@ __all__ = [
     "BoxRule",
     "BoxSeparatingAxes",
     "BoxTree",
+    "Frustum",
     "OBB",
     "IntersectionType",
     "Ray",
@@ -69,8 +76,11 @@ __all__ = [
     "Slabs",
     "Triangle",
     "classify_aabb_aabb",
+    "classify_aabb_frustum",
+    "classify_obb_frustum",
     "classify_segment_aabb",
     "classify_segment_obb",
+    "distance_point_aabb",
     "explain_aabb_aabb",
     "explain_aabb_obb",
     "explain_obb_aabb",
@@ -83,6 +93,8 @@ __all__ = [
     "get_num_threads",
     "intersect_ray_aabb",
     "intersect_ray_obb",
+    "plane_side_aabb",
+    "plane_side_obb",
     "set_jit",
     "set_num_threads",
     "triangle_overlaps_aabb",

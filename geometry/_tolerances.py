@@ -123,3 +123,46 @@ RAY_T_MIN = 2.0**-900
 #: ``|W| >= RAY_W_MIN``, so that with every product within FILTER_SCALE_MAX (numerators below
 #: 2**302) no quotient can overflow (2**1002 at most), nor Dekker's product in its remainder.
 RAY_W_MIN = 2.0**-700
+
+# --- point-box distance and sphere vs box (``_closest``) -----------------------------------------
+#: Point vs box distance, faithful rounding: a value y within 2**-55 |d| of the distance d (a
+#: quarter of float64's least relative spacing, 2**-53) rounds to nearest to one of the two
+#: floats around d: a float g between d and y lies within a quarter of the spacing on either
+#: side of it, so y rounds to g; else y and d share an interval between two floats. (A float32
+#: result rounds the float64 one again: within 2**-27 |d| before both roundings it is within
+#: 2**-26 |d|, a quarter of float32's least spacing, after the first, the same argument.)
+DISTANCE_FAITHFUL = {np.float64: 2.0**-55, np.float32: 2.0**-27}
+
+#: Point vs box distance from a double-double square sum s_hi + s_lo (``_closest.norm_dd``,
+#: ``sqrt_dd``): the excesses E_i = e_i + f_i are exact (TwoSum); the squares' sum drops f_i**2
+#: (u**2 S), rounds the products e_i f_i and the sums of the low parts (|s_lo| <= 5 u S, so
+#: 26 u**2 S more), and underflow errs by less than 2**-120 S after the power-of-two scaling:
+#: |s_hi + s_lo - S| <= 27.01 u**2 S. The root r = fl(sqrt(s_hi)) has |s - r**2| <= 7.2 u s; the
+#: residual s_hi - r**2 is exact (Sterbenz, TwoProduct), its sums with the low parts round by
+#: 11 u**2 s, the Newton step's division by 4 u**2 sqrt(s) and its truncation by 6.5 u**2 sqrt(s):
+#: r + residual / 2r is within 32 u**2 = 2**-101 of sqrt(S), relatively. This bound, 32x that,
+#: is far below DISTANCE_FAITHFUL (2**-55): every finite item is certified without a test.
+DISTANCE_DD_RELATIVE = 2.0**-96
+
+# --- planes and frusta vs boxes (plane_aabb, plane_obb, aabb_frustum, obb_frustum) ------------
+
+#: A plane's signed value at a box corner, ``d = n . x - offset``, sums four terms (three
+#: products and the offset) with three additions: it is within 4.0001 u T of the exact value,
+#: T = sum |n_i x_i| + |offset| <= |n|_1 M + |offset| (M the largest |coordinate|). A frustum's
+#: planes are exact sums of matrix entries, rounded once to floats for the filter: u T more.
+#: B = PLANE_BOUND * u * (|n|_1 M + |offset|) + PLANE_ABSOLUTE covers 5.0001 u T with room for
+#: the bound's own roundings. For an OBB the extreme value along n is ``n . center - offset +-
+#: sum_i h_i |n . axes[i]|``: the dot products, the products with h_i, their sum and the last
+#: addition round by at most 7.02 u |n|_1 sum h + u (|n|_1 |center|_max + |offset|) more, so
+#: the OBB filters take twice the bound, with M = |center|_max + sum h.
+PLANE_BOUND = 8.0
+
+#: An underflowed product errs by at most 2**-1075 absolutely; four of them, rounded into a sum.
+PLANE_ABSOLUTE = 2.0**-1070
+
+#: OBB rows orthonormal only within r = max |axes @ axes.T - I| (:func:`._floats.axes_residuals`):
+#: the box's edges are the columns b_i of axes^-1 = axes.T (I + R)^-1, whose entries differ from
+#: those of axes.T by at most 3 (1 + 1e-6) * 3 r / (1 - 3 r) <= 9.1 r (r <= 1e-6), so
+#: |n . b_i - n . axes[i]| <= 9.1 r |n|_1: the box's extent along n is
+#: sum_i h_i |n . b_i|, within OBB_DEFECT_BOUND * r * |n|_1 * sum_i h_i of the rows' one.
+OBB_DEFECT_BOUND = 10.0

@@ -28,6 +28,7 @@ __all__ = [
     "DIRECTION",
     "EXACT_INT",
     "POINT",
+    "SCALAR",
     "T_MAX",
     "T_MIN",
     "Kind",
@@ -72,6 +73,7 @@ DIRECTION = Kind("direction", 3, 1)  #: finite and not the zero vector
 AXES = Kind("axes", 9, 2)  #: finite, rows orthonormal within ORTHONORMAL_ATOL
 T_MIN = Kind("t_min", 1, 0)  #: not NaN, not +inf
 T_MAX = Kind("t_max", 1, 0)  #: not NaN, not -inf
+SCALAR = Kind("scalar", 1, 0)  #: finite (a plane's offset)
 
 
 def as_float_array(name: str, value: Any) -> np.ndarray:

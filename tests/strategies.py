@@ -328,3 +328,20 @@ def boxes_near(draw, box, coords=small_int_coords):
     elif kind < 0.2:
         lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
     return lo, hi
+
+
+@st.composite
+def boxes_near_frustum(draw, vertices: np.ndarray):
+    """Strategy for ``(box_min, box_max)`` near a frustum's corners (``vertices``, (8, 3)):
+    centred on a corner, on a point between two corners (an edge, a face or the inside) or
+    beside one, at sizes from a thousandth of the near face to the whole frustum, some flat.
+    Boxes near edges and corners outside are where the six plane tests keep false positives."""
+    i, j = draw(st.integers(0, 7)), draw(st.integers(0, 7))
+    t = draw(st.sampled_from([0.0, 0.5, 1.0, 0.25, 0.9]))
+    q = vertices[i] + t * (vertices[j] - vertices[i])
+    near = float(np.min(np.ptp(vertices, axis=0))) or 1.0
+    scale = near * draw(st.sampled_from([1e-3, 0.03, 0.3, 1.0, 3.0, 30.0]))
+    shift = np.array(draw(st.tuples(*[st.integers(-4, 4)] * 3)), dtype=float) * scale / 2
+    low = np.array(draw(st.tuples(*[st.integers(0, 4)] * 3)), dtype=float) * scale / 4
+    high = np.array(draw(st.tuples(*[st.integers(0, 4)] * 3)), dtype=float) * scale / 4
+    return q + shift - low, q + shift + high
