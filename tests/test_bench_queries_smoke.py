@@ -65,6 +65,27 @@ def test_tiny_run_prints_every_row_and_the_ports_agree(
         f"expected no rows beyond those checked, got {len(rows)}:\n{out}")
 
 
+def test_box_sphere_and_distance_rows_agree_with_their_ports(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("numba", reason="the textbook rows need numba (pip install numba)")
+    from benchmarks import solid_queries
+
+    status = bench_queries.main(["--sizes", "300", "--repeat", "1", "--dtypes", "float64",
+                                 "--queries", ",".join(solid_queries.QUERIES), "--no-threads"])
+    out = capsys.readouterr().out
+    disagreements = [line for line in out.splitlines() if line.startswith("LIBRARY")]
+    assert status == 0 and not disagreements, (
+        "expected the library to agree with the ports (or exact arithmetic):\n"
+        + "\n".join(disagreements))
+    labels = [bench_queries.Runner(q, k, "", lambda s: None).label
+              for q, k in sorted(solid_queries.ROWS)]
+    rows = table_rows(out)
+    for name in labels:
+        for by in ("slablab, 1 thread", "textbook numba"):
+            assert [r for r in rows if r[:4] == [name, by, "float64", "3e2"]], (
+                f"expected a row for {name!r} run by {by!r} in:\n{out}")
+
+
 def test_goal_table_marks_cells_within_the_goal() -> None:
     import io
 
