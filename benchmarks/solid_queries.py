@@ -131,14 +131,16 @@ def exact_answer(query: str, scene: Any, kind: str, i: int) -> Any:
 
 def faithful(d: Any, squared: Fraction) -> bool:
     """Whether the float ``d`` is ``sqrt(squared)`` or one of the two floats (of d's dtype)
-    around it."""
+    around it (never an infinity: the squared distance is finite)."""
+    if not np.isfinite(d):
+        return False
     if Fraction(float(d)) ** 2 == squared:
         return True
     with np.errstate(under="ignore"):  # the floats next to 0 are subnormal
         below = np.nextafter(d, d.dtype.type(-np.inf))
         above = np.nextafter(d, d.dtype.type(np.inf))
     low = Fraction(float(below)) ** 2 if below > 0 else Fraction(0)
-    return low < squared < Fraction(float(above)) ** 2
+    return low < squared and (np.isinf(above) or squared < Fraction(float(above)) ** 2)
 
 
 def settle(query: str, scene: Any, kind: str, ours: Any, theirs: Any

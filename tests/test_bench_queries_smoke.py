@@ -179,3 +179,15 @@ def test_exact_arbiter_on_boxes_with_known_answers() -> None:
     assert not arbiter.triangle_overlaps(box, *only_edge_axis), (
         "separated by an edge x axis product only")
 
+
+
+def test_peers_answer_the_listed_cases_wrongly_and_slablab_right(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import peer_mistakes
+
+    for case, peer, _, ours in peer_mistakes.rows():
+        assert case.right(ours), f"expected slablab's {ours} to be the exact answer: {case.what}"
+        assert not case.right(peer), f"expected {case.peer}'s {peer} to be wrong: {case.what}"
+    assert peer_mistakes.main() == 0, "expected exit status 0"
+    out = capsys.readouterr().out
+    assert out.count("\n") == len(peer_mistakes.CASES) + 2, f"expected one row a case:\n{out}"
