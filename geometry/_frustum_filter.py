@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
-from ._floats import jitable
-from ._tolerances import FILTER_UNIT, OBB_DEFECT_BOUND, PLANE_ABSOLUTE, PLANE_BOUND
+import numpy as np
 
-__all__ = ["aabb_plane", "obb_plane"]
+from ._floats import jitable
+from ._tolerances import CROSS_BOUND, FILTER_UNIT, OBB_DEFECT_BOUND, PLANE_ABSOLUTE, PLANE_BOUND
+
+__all__ = ["aabb_cross_axes", "aabb_plane", "obb_plane"]
 
 
 @jitable
-def aabb_plane(nx: float, ny: float, nz: float, o: float, lx: float, ly: float, lz: float,
-               hx: float, hy: float, hz: float, big: float) -> tuple[float, float, float]:
-    """``(far, near, bound)``: ``n . p - o`` at the box's corners farthest along ``n`` and
-    against it, and the certified bound on their error (``_tolerances.PLANE_BOUND``: ``n`` and
-    ``o`` rounded once from the exact plane, ``big`` the largest |coordinate| of the box)."""
-    far = (nx * (hx if nx > 0.0 else lx) + ny * (hy if ny > 0.0 else ly)
-           + nz * (hz if nz > 0.0 else lz)) - o
-    near = (nx * (lx if nx > 0.0 else hx) + ny * (ly if ny > 0.0 else hy)
-            + nz * (lz if nz > 0.0 else hz)) - o
-    bound = PLANE_BOUND * FILTER_UNIT * ((abs(nx) + abs(ny) + abs(nz)) * big + abs(o)) \
+def aabb_plane(nx: float, ny: float, nz: float, o: float, cx: float, cy: float, cz: float,
+               ex: float, ey: float, ez: float, big: float
+               ) -> tuple[float, float, float, float]:
+    """``(far, near, middle, bound)``: ``n . p - o`` at the box's corners farthest along ``n``
+    and against it and at its centre ``c`` (half sizes ``e``), and the certified bound on the
+    error of each (twice ``_tolerances.PLANE_BOUND``: ``n`` and ``o`` rounded once from the
+    exact plane, ``c`` and ``e`` once from the box's corners; ``big`` at least the largest
+    |coordinate| of the box)."""
+    middle = (nx * cx + ny * cy + nz * cz) - o
+    r = abs(nx) * ex + abs(ny) * ey + abs(nz) * ez
+    bound = 2.0 * PLANE_BOUND * FILTER_UNIT * ((abs(nx) + abs(ny) + abs(nz)) * big + abs(o)) \
         + PLANE_ABSOLUTE
-    return far, near, bound
+    return middle + r, middle - r, middle, bound
 
 
 @jitable
@@ -39,3 +42,42 @@ def obb_plane(nx: float, ny: float, nz: float, o: float, cx: float, cy: float, c
     bound = 2.0 * PLANE_BOUND * FILTER_UNIT * (n1 * big + abs(o)) \
         + OBB_DEFECT_BOUND * defect * n1 * spread + PLANE_ABSOLUTE
     return middle, r, bound
+
+
+@jitable
+def aabb_cross_axes(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
+                    big: float, corners: tuple[float, ...], directions: tuple[float, ...],
+                    reach: float) -> tuple[bool, bool]:
+    """``(separated, overlapping)``: whether one of the axes ``e_k x d`` (``e_k`` a box edge,
+    ``d`` one of the 12 frustum edge directions) separates the box from the frustum's 8
+    ``corners`` for sure, and whether the projections overlap for sure on every one of them.
+
+    Any axis that separates, the float one included, proves the two apart; an overlap proves
+    nothing unless on the exact axis, and the float axis and corners are the exact ones rounded
+    (to nearest, each within u): the bound (``_tolerances.CROSS_BOUND``, ``big`` and ``reach``
+    the largest |coordinate| of the box and of the frustum) covers that too. An axis that is
+    zero (``d`` along ``e_k``) is no axis."""
+    separated = False
+    overlapping = True
+    for j in range(12):
+        dx, dy, dz = directions[3 * j], directions[3 * j + 1], directions[3 * j + 2]
+        for k in range(3):
+            ax = 0.0 if k == 0 else (dz if k == 1 else -dy)
+            ay = -dz if k == 0 else (0.0 if k == 1 else dx)
+            az = dy if k == 0 else (-dx if k == 1 else 0.0)
+            n1 = abs(ax) + abs(ay) + abs(az)
+            top = ax * (hx if ax > 0.0 else lx) + ay * (hy if ay > 0.0 else ly) \
+                + az * (hz if az > 0.0 else lz)
+            bottom = ax * (lx if ax > 0.0 else hx) + ay * (ly if ay > 0.0 else hy) \
+                + az * (lz if az > 0.0 else hz)
+            low = np.inf
+            high = -np.inf
+            for v in range(8):
+                p = ax * corners[3 * v] + ay * corners[3 * v + 1] + az * corners[3 * v + 2]
+                low = min(low, p)
+                high = max(high, p)
+            bound = CROSS_BOUND * FILTER_UNIT * n1 * (big + reach) + PLANE_ABSOLUTE
+            below, above = top - low, high - bottom  # both >= 0: the projections overlap
+            separated = separated | ((below < -bound) | (above < -bound)) & (n1 > 0.0)
+            overlapping = overlapping & (((below > bound) & (above > bound)) | (n1 == 0.0))
+    return separated, overlapping

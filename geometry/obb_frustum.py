@@ -32,8 +32,8 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
             n1z: float, o1: float, n2x: float, n2y: float, n2z: float, o2: float, n3x: float,
             n3y: float, n3z: float, o3: float, n4x: float, n4y: float, n4z: float, o4: float,
             n5x: float, n5y: float, n5z: float, o5: float, fx: float, fy: float, fz: float,
-            gx: float, gy: float, gz: float, px: float, py: float, pz: float, trust: float,
-            key: float, conservative: float) -> tuple[int, bool]:
+            gx: float, gy: float, gz: float, trust: float, key: float, conservative: float
+            ) -> tuple[int, bool]:
     """``(class, doubt)`` of one OBB against the frustum (the scalars of ``Frustum``, see
     :func:`.aabb_frustum._filter`): NONE behind a plane, INCLUDE strictly inside all, and
     INTERSECT for sure where the centre is strictly inside every plane (or, ``conservative`` 1,
@@ -94,7 +94,7 @@ def _exact(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float, 
 
 _QUERY = Query(_filter, _exact,
                args=[("box_center", POINT), ("box_axes", AXES), ("box_half_size", POINT)]
-               + [("frustum", SCALAR)] * 35 + [("conservative", SCALAR)],
+               + [("frustum", SCALAR)] * 32 + [("conservative", SCALAR)],
                outputs=[CLASS], contract=True)
 _CLASSES = tuple(IntersectionType)
 
