@@ -31,6 +31,12 @@ from .explain import (
     explain_triangle_aabb,
     explain_triangle_obb,
 )
+from .explain_frustum import (
+    FrustumPlaneTest,
+    FrustumTests,
+    explain_aabb_frustum,
+    explain_obb_frustum,
+)
 from .frustum import Frustum
 from .obb import OBB
 from .obb_frustum import classify_obb_frustum
@@ -50,6 +56,8 @@ __all__ = [
     "AxisTest",
     "BoxTree",
     "Frustum",
+    "FrustumPlaneTest",
+    "FrustumTests",
     "OBB",
     "IntersectionType",
     "Ray",
@@ -65,6 +73,8 @@ __all__ = [
     "classify_obb_frustum",
     "classify_segment_aabb",
     "classify_segment_obb",
+    "explain_aabb_frustum",
+    "explain_obb_frustum",
     "explain_segment_aabb",
     "explain_segment_obb",
     "explain_triangle_aabb",

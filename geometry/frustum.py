@@ -173,6 +173,11 @@ class Frustum:
         return self._vertices
 
     @property
+    def from_matrix_of(self) -> np.ndarray | None:
+        """The (4, 4) matrix this frustum was made from, or None (made from planes)."""
+        return self._matrix
+
+    @property
     def polytope(self) -> Polytope:
         """The exact planes, vertices and edges (Fractions)."""
         return self._poly
