@@ -20,7 +20,7 @@ from ._dask import dask_aware
 from ._engine import CLASS, Query
 from ._frustum_exact import box_of_aabb, classify_box, plane_extremes, registered
 from ._frustum_filter import aabb_cross_axes, aabb_plane
-from ._validate import BOX_MAX, BOX_MIN, SCALAR
+from ._validate import BOX_MAX, BOX_MIN, FRUSTUM_AXES, FRUSTUM_PLANES
 from .frustum import Frustum
 from .results import IntersectionType
 
@@ -151,8 +151,8 @@ def _conservative_exact(lx: float, ly: float, lz: float, hx: float, hy: float, h
     return 2 if all(near > 0 for near, _ in extremes) else 1
 
 
-_ARGS = [("box_min", BOX_MIN), ("box_max", BOX_MAX)] + [("frustum", SCALAR)] * 32
-_QUERY = Query(_filter, _exact, args=_ARGS + [("frustum", SCALAR)] * 61, outputs=[CLASS],
+_ARGS = [("box_min", BOX_MIN), ("box_max", BOX_MAX), ("frustum", FRUSTUM_PLANES)]
+_QUERY = Query(_filter, _exact, args=[*_ARGS, ("frustum", FRUSTUM_AXES)], outputs=[CLASS],
                second_pass=True, contract=True)
 _CONSERVATIVE = Query(_conservative_filter, _conservative_exact, args=_ARGS, outputs=[CLASS],
                       contract=True)
@@ -204,7 +204,7 @@ def classify_aabb_frustum(
     if not isinstance(frustum, Frustum):
         raise ValueError(f"frustum must be a Frustum, got {type(frustum).__name__}")
     if conservative:
-        codes = _CONSERVATIVE(box_min, box_max, *frustum._constants, out=out)
+        codes = _CONSERVATIVE(box_min, box_max, frustum._constants, out=out)
     else:
-        codes = _QUERY(box_min, box_max, *frustum._constants, *frustum._sat_constants, out=out)
+        codes = _QUERY(box_min, box_max, frustum._constants, frustum._sat_constants, out=out)
     return _CLASSES[codes] if type(codes) is int else codes

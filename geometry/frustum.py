@@ -40,6 +40,12 @@ def _normalised(plane: Plane) -> tuple[list[Fraction], Fraction]:
     return [x * scale for x in plane.normal], plane.offset * scale
 
 
+def _frozen(values: list[float]) -> np.ndarray:
+    a = np.array(values, dtype=np.float64)
+    a.flags.writeable = False
+    return a
+
+
 class Frustum:
     """Six inward planes bounding a convex volume: ``{p : normals[i] . p >= offsets[i]}``.
 
@@ -149,11 +155,11 @@ class Frustum:
         #: the scalars the box queries' filters take (their docstrings): the normalised planes
         #: rounded to nearest, the vertices' bounding box rounded inwards, whether all of them
         #: are finite (else every box is decided exactly), and the key of the exact planes
-        self._constants = (*(x if np.isfinite(x) else 0.0 for x in constants),
-                           1.0 if trust else 0.0, float(key))
+        self._constants = _frozen([*(x if np.isfinite(x) else 0.0 for x in constants),
+                                   1.0 if trust else 0.0, float(key)])
         #: and for the separating axes of the axis-aligned boxes: 8 corners and 12 edge
         #: directions (repeated where the frustum has fewer), the largest |corner coordinate|
-        self._sat_constants = tuple(x if np.isfinite(x) else 0.0 for x in sat)
+        self._sat_constants = _frozen([x if np.isfinite(x) else 0.0 for x in sat])
 
     # -- the value ------------------------------------------------------------------------------
     @property

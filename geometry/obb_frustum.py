@@ -19,7 +19,7 @@ from ._floats import axes_residuals
 from ._frustum_exact import box_of_obb, classify_box, plane_extremes, registered
 from ._frustum_filter import obb_plane
 from ._tolerances import ORTHONORMAL_ATOL
-from ._validate import AXES, POINT, SCALAR
+from ._validate import AXES, FRUSTUM_PLANES, POINT, SCALAR
 from .frustum import Frustum
 from .results import IntersectionType
 
@@ -94,7 +94,7 @@ def _exact(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float, 
 
 _QUERY = Query(_filter, _exact,
                args=[("box_center", POINT), ("box_axes", AXES), ("box_half_size", POINT)]
-               + [("frustum", SCALAR)] * 32 + [("conservative", SCALAR)],
+               + [("frustum", FRUSTUM_PLANES), ("conservative", SCALAR)],
                outputs=[CLASS], contract=True)
 _CLASSES = tuple(IntersectionType)
 
@@ -126,6 +126,6 @@ def classify_obb_frustum(
     """
     if not isinstance(frustum, Frustum):
         raise ValueError(f"frustum must be a Frustum, got {type(frustum).__name__}")
-    codes = _QUERY(box_center, box_axes, box_half_size, *frustum._constants,
+    codes = _QUERY(box_center, box_axes, box_half_size, frustum._constants,
                    1.0 if conservative else 0.0, out=out)
     return _CLASSES[codes] if type(codes) is int else codes
