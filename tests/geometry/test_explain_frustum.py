@@ -56,3 +56,29 @@ def test_obb_explanation_and_bad_input():
         explain_aabb_frustum([1, 0, 0], [0, 1, 1], frustum)
     with pytest.raises(ValueError, match="box_half_size must not be negative"):
         explain_obb_frustum(c, np.eye(3), [1, -1, 1], frustum)
+
+
+def test_dask_boxes_axes_and_offsets_split_with_the_items():
+    """Per-item ``box_axes`` and ``offset`` go with the boxes' chunks (run interpreted: the
+    chunking is under test, not the compiled loops)."""
+    da = pytest.importorskip("dask.array")
+    import geometry
+    from geometry import plane_side_obb
+
+    frustum = FRUSTA["perspective"]
+    lo, hi = _boxes_near_corners(frustum, 40, 2)
+    centre, half = (lo + hi) / 2, (hi - lo) / 2
+    axes = np.broadcast_to(np.eye(3)[[2, 0, 1]], (40, 3, 3))
+    offsets = np.linspace(-5, 5, 40)
+    before = geometry.get_jit()
+    geometry.set_jit(False)
+    try:
+        lazy = classify_obb_frustum(da.from_array(centre, chunks=15), axes, half, frustum)
+        assert np.array_equal(lazy.compute(), classify_obb_frustum(centre, axes, half, frustum)), \
+            "expected the dask result to equal numpy's"
+        lazy = plane_side_obb([1, 2, 3], offsets, da.from_array(centre, chunks=15), axes, half)
+        assert np.array_equal(lazy.compute(),
+                              plane_side_obb([1, 2, 3], offsets, centre, axes, half)), \
+            "expected the dask result to equal numpy's"
+    finally:
+        geometry.set_jit(before)
