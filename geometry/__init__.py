@@ -42,6 +42,12 @@ from .explain_boxes import (
     explain_obb_aabb,
     explain_obb_obb,
 )
+from .explain_frustum import (
+    FrustumPlaneTest,
+    FrustumTests,
+    explain_aabb_frustum,
+    explain_obb_frustum,
+)
 from .frustum import Frustum
 from .obb import OBB
 from .obb_aabb import classify_obb_aabb
@@ -69,6 +75,8 @@ __all__ = [
     "BoxSeparatingAxes",
     "BoxTree",
     "Frustum",
+    "FrustumPlaneTest",
+    "FrustumTests",
     "OBB",
     "IntersectionType",
     "Ray",
@@ -92,8 +100,10 @@ __all__ = [
     "distance_point_aabb",
     "distance_point_obb",
     "explain_aabb_aabb",
+    "explain_aabb_frustum",
     "explain_aabb_obb",
     "explain_obb_aabb",
+    "explain_obb_frustum",
     "explain_obb_obb",
     "explain_segment_aabb",
     "explain_segment_obb",

@@ -154,11 +154,16 @@ DISTANCE_DD_RELATIVE = 2.0**-96
 #: the bound's own roundings. For an OBB the extreme value along n is ``n . center - offset +-
 #: sum_i h_i |n . axes[i]|``: the dot products, the products with h_i, their sum and the last
 #: addition round by at most 7.02 u |n|_1 sum h + u (|n|_1 |center|_max + |offset|) more, so
-#: the OBB filters take twice the bound, with M = |center|_max + sum h.
+#: the OBB filters take twice the bound, with M = |center|_max + sum h. The AABB vs frustum
+#: filter takes an AABB as its centre and half sizes, ``(min + max) / 2`` and
+#: ``(max - min) / 2``, each rounded once (u |n|_1 M more each, M = |centre|_max + max half
+#: size), and ``far = middle + r`` once more: twice the bound as well.
 PLANE_BOUND = 8.0
 
-#: An underflowed product errs by at most 2**-1075 absolutely; four of them, rounded into a sum.
-PLANE_ABSOLUTE = 2.0**-1070
+#: An underflowed product errs by at most 2**-1075 absolutely; a handful of them, rounded into a
+#: sum, by far less than this. A normal number (not 2**-1070): adding a subnormal constant to
+#: every bound slows a vectorised loop several times over on x86 (a microcode assist per use).
+PLANE_ABSOLUTE = 2.0**-1020
 
 #: OBB rows orthonormal only within r = max |axes @ axes.T - I| (:func:`._floats.axes_residuals`):
 #: the box's edges are the columns b_i of axes^-1 = axes.T (I + R)^-1, whose entries differ from
@@ -230,3 +235,12 @@ SPHERE_ABSOLUTE = 2.0**-1000
 #: Sphere vs box: excesses, offsets or radii beyond this are doubt (their squares, summed, could
 #: overflow), decided exactly.
 SPHERE_SCALE_MAX = 2.0**500
+
+#: Box vs frustum, a cross axis a = e_k x d (``_frustum_filter.aabb_cross_axes``): d is the
+#: exact edge direction rounded to nearest, so a is the exact axis within u per component (e_k
+#: only permutes and negates). The box's extreme ``a . x`` (two products, one sum) errs by at
+#: most u |a|_1 M (the axis) + 2.0001 u |a|_1 M; a frustum corner's ``a . v``, its coordinates
+#: rounded too, by 2 u |a|_1 V + 2.0001 u |a|_1 V (V the largest |corner coordinate|, M the
+#: box's); the difference of the two rounds once more: 6.1 u |a|_1 (M + V) in all.
+#: B = CROSS_BOUND * u * |a|_1 * (M + V) + PLANE_ABSOLUTE.
+CROSS_BOUND = 16.0

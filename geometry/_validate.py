@@ -27,6 +27,8 @@ __all__ = [
     "BOX_MIN",
     "DIRECTION",
     "EXACT_INT",
+    "FRUSTUM_AXES",
+    "FRUSTUM_PLANES",
     "POINT",
     "SCALAR",
     "RADIUS",
@@ -76,6 +78,9 @@ T_MIN = Kind("t_min", 1, 0)  #: not NaN, not +inf
 T_MAX = Kind("t_max", 1, 0)  #: not NaN, not -inf
 SCALAR = Kind("scalar", 1, 0)  #: finite (a plane's offset)
 RADIUS = Kind("radius", 1, 0)  #: finite and not negative
+#: a frustum's constants for the box filters, one (W,) array shared by every box (``Frustum``)
+FRUSTUM_PLANES = Kind("frustum_planes", 32, 1)  #: finite
+FRUSTUM_AXES = Kind("frustum_axes", 61, 1)  #: finite
 
 
 def as_float_array(name: str, value: Any) -> np.ndarray:
