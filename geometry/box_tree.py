@@ -25,11 +25,13 @@ from ._validate import (
     check_nonzero_direction,
     compute_dtype,
 )
+from .aabb_aabb import classify_aabb_aabb
 from .ray_aabb import intersect_ray_aabb
 from .segment_aabb import classify_segment_aabb
 from .triangle_aabb import triangle_overlaps_aabb
 
-__all__ = ["BoxTree", "NearestHits", "RayPairs", "SegmentPairs", "TrianglePairs"]
+__all__ = ["BoxPairs", "BoxTree", "NearestHits", "RayPairs", "SegmentPairs", "SelfPairs",
+           "TrianglePairs"]
 
 #: The public functions' ``t_enter`` is within 2 ulps of the exact entry in the output dtype
 #: (SEMANTICS.md): relative 2**-22 in float32, 2**-51 in float64; bounds 8x that, plus an
@@ -69,12 +71,34 @@ class TrianglePairs(NamedTuple):
     box_index: np.ndarray
 
 
+class BoxPairs(NamedTuple):
+    """Every (query box, box) pair whose class is not NONE, sorted by query then box."""
+
+    query_index: np.ndarray
+    box_index: np.ndarray
+    kind: np.ndarray
+
+
+class SelfPairs(NamedTuple):
+    """Every two of a tree's boxes that share a point, ``i < j``, sorted by ``i`` then ``j``."""
+
+    i: np.ndarray
+    j: np.ndarray
+
+
 def _compiled() -> ModuleType:
     """The compiled build and walk (:mod:`._bvh`), imported on first use: importing it imports
     numba, which ``import geometry`` and one-item calls never need."""
     from . import _bvh
 
     return _bvh
+
+
+def _pair_walks() -> ModuleType:
+    """The compiled box-pair walks (:mod:`._bvh_pairs`), imported on first use."""
+    from . import _bvh_pairs
+
+    return _bvh_pairs
 
 class BoxTree:
     """A bounding-volume hierarchy over N axis-aligned boxes, for many queries at once.
@@ -228,6 +252,42 @@ class BoxTree:
         overlaps = np.asarray(triangle_overlaps_aabb(a[query], b[query], c[query],
                                                      *self._boxes(pos)), dtype=bool)
         return TrianglePairs(*_sorted_pairs(query[overlaps], self._tree.order[pos[overlaps]]))
+
+    def box_pairs(self, min: ArrayLike, max: ArrayLike) -> BoxPairs:  # noqa: A002
+        """Every pair of a query box and a box it meets: ``(query_index, box_index, kind)``.
+
+        Exactly the pairs whose ``classify_aabb_aabb(min, max, box_min, box_max)`` is not NONE,
+        with that class (``int8``: 1 INTERSECT, 2 INCLUDE: the query inside the box's
+        interior), sorted by query index, then box index. Closed boxes: touching counts; an
+        empty query or box meets nothing.
+
+        Parameters
+        ----------
+        min, max : (3,) or (M, 3) array_like
+            The query boxes' corners (broadcast together), validated as the tree's boxes.
+        """
+        lo, hi = as_boxes("min", min, "max", max)
+        lead = broadcast_lead(("min", lo, 1), ("max", hi, 1))
+        lo = np.broadcast_to(lo, lead + (3,)).reshape(-1, 3)
+        hi = np.broadcast_to(hi, lead + (3,)).reshape(-1, 3)
+        check_box_bounds("min", lo, "max", hi)
+        # the walk's overlap test is the class's NONE test (exact comparisons); the class call
+        # tells INTERSECT from INCLUDE
+        query, pos = _pair_walks().box_pairs(self._tree, _work(lo), _work(hi))
+        kind = np.asarray(classify_aabb_aabb(lo[query], hi[query], *self._boxes(pos)))
+        return BoxPairs(*_sorted_pairs(query, self._tree.order[pos], kind))
+
+    def self_pairs(self) -> SelfPairs:
+        """Every two boxes of the tree that share a point: ``(i, j)``, ``i < j``.
+
+        Exactly the pairs for which ``classify_aabb_aabb`` of one box against the other is not
+        NONE (closed boxes: touching at a face, an edge or a corner counts; equal boxes pair),
+        sorted by ``i``, then ``j``. Empty boxes never pair. Each pair is found once, by a walk
+        of the tree per box over the boxes after it in the tree's order (Ericson, RTCD chapter 6).
+        """
+        p, q = _pair_walks().self_pairs(self._tree)
+        a, b = self._tree.order[p], self._tree.order[q]
+        return SelfPairs(*_sorted_pairs(np.minimum(a, b), np.maximum(a, b)))
 
     def refit(self, box_min: ArrayLike, box_max: ArrayLike) -> None:
         """Give the N boxes new coordinates, keeping the tree's shape: for boxes that move.
