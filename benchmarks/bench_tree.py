@@ -6,7 +6,10 @@ uniform in 0.0005-0.005 per axis; M rays from uniform points in the cube along u
 directions; build + ``nearest_ray_hits`` against Warp. **Boxes** (:func:`measure_boxes`): N
 float32 boxes, centres uniform, half-sizes 0.0005-0.003 (the scene of the broad-phase issue);
 ``self_pairs`` against Warp and python-fcl, ``refit`` against a build (and Warp's), and
-``box_pairs`` of M query boxes like them against rtree (:mod:`benchmarks.tree_peers`).
+``box_pairs`` of M query boxes like them against rtree and Warp, and ``nearest_boxes`` (k = 8)
+of M uniform points against rtree (:mod:`benchmarks.tree_peers`). The ``pairs`` column counts
+the pairs each engine found; for nearest boxes it is the share of points whose k boxes are
+BoxTree's (rtree breaks ties its own way).
 
 The rays table has one Markdown row per (N, M, engine):
 
@@ -47,6 +50,7 @@ from geometry import BoxTree
 SEED = 20261123
 HALF_SIZE_RANGE = (0.0005, 0.005)
 BOX_HALF_SIZE_RANGE = (0.0005, 0.003)
+NEAREST_K = 8
 BOX_HEADER = ("| N | M | query | engine | build s | query s | total s | ratio | pairs |\n"
               "|---|---|---|---|---|---|---|---|---|")
 HEADER = ("| N | M | engine | build s | query s | total s | x warp | hits | agree |\n"
@@ -248,6 +252,20 @@ def measure_boxes(n: int, m: int, repeat: int, peers: dict[str, Any]) -> list[st
         runs["warp"] = lambda: warp.pairs(lo, hi, q_lo, q_hi)
     medians = _side_by_side(runs, repeat)
     rows += _box_rows(n, m, "box_pairs", medians, versus_tree(medians))
+
+    points = q_lo  # the query boxes' corners: points uniform in the cube
+    nearest: dict[str, Callable[[], tuple[float, float, Any]]] = {
+        "BoxTree": lambda: _timed(lambda: BoxTree(lo, hi),
+                                  lambda t: t.nearest_boxes(points, NEAREST_K).box_index)}
+    if rtree is not None:
+        nearest["rtree"] = lambda: rtree.nearest(lo, hi, points, NEAREST_K)
+    medians = _side_by_side(nearest, repeat)
+    ours = medians["BoxTree"][2]
+    agree = {name: f"agree {np.mean(np.all(index == ours, axis=1)):.4f}"
+             for name, (_, _, index) in medians.items()}
+    rows += _box_rows(n, m, f"nearest_boxes k={NEAREST_K}",
+                      {name: (b, q, agree[name]) for name, (b, q, _) in medians.items()},
+                      versus_tree(medians))
     return rows
 
 

@@ -154,6 +154,7 @@ class RtreeBoxes:
         t1 = time.perf_counter()
         p = points.astype(float)
         ids, counts = tree.nearest_v(p, p, num_results=k, strict=True)
+        counts = counts.astype(np.int64)
         t2 = time.perf_counter()
         index = np.full((len(p), k), -1, np.int64)
         rows = np.repeat(np.arange(len(p)), counts)

@@ -11,11 +11,25 @@ t values are exactly theirs, bit for bit.
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._bvh_results import (
+    BoxPairs,
+    NearestBoxes,
+    NearestHits,
+    RayPairs,
+    Rays,
+    SegmentPairs,
+    SelfPairs,
+    TrianglePairs,
+    as_tree_boxes,
+    broadcast_points,
+    sorted_pairs,
+    work,
+)
 from ._validate import (
     as_boxes,
     as_finite_points,
@@ -26,12 +40,13 @@ from ._validate import (
     compute_dtype,
 )
 from .aabb_aabb import classify_aabb_aabb
+from .point_aabb import distance_point_aabb
 from .ray_aabb import intersect_ray_aabb
 from .segment_aabb import classify_segment_aabb
 from .triangle_aabb import triangle_overlaps_aabb
 
-__all__ = ["BoxPairs", "BoxTree", "NearestHits", "RayPairs", "SegmentPairs", "SelfPairs",
-           "TrianglePairs"]
+__all__ = ["BoxPairs", "BoxTree", "NearestBoxes", "NearestHits", "RayPairs", "SegmentPairs",
+           "SelfPairs", "TrianglePairs"]
 
 #: The public functions' ``t_enter`` is within 2 ulps of the exact entry in the output dtype
 #: (SEMANTICS.md): relative 2**-22 in float32, 2**-51 in float64; bounds 8x that, plus an
@@ -40,58 +55,19 @@ OUT_REL: dict[type, float] = {np.float32: 2.0**-19, np.float64: 2.0**-48}
 OUT_ABS: dict[type, float] = {np.float32: 2.0**-120, np.float64: 2.0**-1000}
 
 
-class NearestHits(NamedTuple):
-    """Per ray, the nearest box hit: its index (-1 on a miss) and ``t_enter`` (+inf on a miss)."""
-
-    box_index: Any  #: (M,) int64 array, or an int for one ray
-    t_enter: Any  #: (M,) float array, or a float for one ray
-
-
-class RayPairs(NamedTuple):
-    """Every (ray, box) hit, sorted by ray then box, with the per-box ``t_enter`` / ``t_exit``."""
-
-    ray_index: np.ndarray
-    box_index: np.ndarray
-    t_enter: np.ndarray
-    t_exit: np.ndarray
-
-
-class SegmentPairs(NamedTuple):
-    """Every (segment, box) pair whose class is not NONE, sorted by segment then box."""
-
-    segment_index: np.ndarray
-    box_index: np.ndarray
-    kind: np.ndarray
-
-
-class TrianglePairs(NamedTuple):
-    """Every (triangle, box) pair that overlaps, sorted by triangle then box."""
-
-    triangle_index: np.ndarray
-    box_index: np.ndarray
-
-
-class BoxPairs(NamedTuple):
-    """Every (query box, box) pair whose class is not NONE, sorted by query then box."""
-
-    query_index: np.ndarray
-    box_index: np.ndarray
-    kind: np.ndarray
-
-
-class SelfPairs(NamedTuple):
-    """Every two of a tree's boxes that share a point, ``i < j``, sorted by ``i`` then ``j``."""
-
-    i: np.ndarray
-    j: np.ndarray
-
-
 def _compiled() -> ModuleType:
     """The compiled build and walk (:mod:`._bvh`), imported on first use: importing it imports
     numba, which ``import geometry`` and one-item calls never need."""
     from . import _bvh
 
     return _bvh
+
+
+def _nearest_walk() -> ModuleType:
+    """The compiled k-nearest walk (:mod:`._bvh_nearest`), imported on first use."""
+    from . import _bvh_nearest
+
+    return _bvh_nearest
 
 
 def _pair_walks() -> ModuleType:
@@ -134,11 +110,11 @@ class BoxTree:
     """
 
     def __init__(self, box_min: ArrayLike, box_max: ArrayLike) -> None:
-        lo, hi = _as_tree_boxes(box_min, box_max)
+        lo, hi = as_tree_boxes(box_min, box_max)
         self._dtype = np.dtype(compute_dtype(lo, hi))
         # The tree holds float64 (exact for float32 boxes: one compiled version of the walk);
         # the per-box functions get the candidates back in the boxes' dtype.
-        self._tree = _compiled().build(_work(lo), _work(hi))
+        self._tree = _compiled().build(work(lo), work(hi))
         self._n = len(lo)
 
     def __len__(self) -> int:
@@ -208,7 +184,7 @@ class BoxTree:
         rays = self._rays(origin, direction, t_min, t_max)
         ray, pos = self._candidates(line=(rays.o, rays.d, rays.t_lo, rays.t_hi))
         hit, t_enter, t_exit = self._answer_rays(rays, ray, pos)
-        return RayPairs(*_sorted_pairs(ray[hit], self._tree.order[pos[hit]], t_enter[hit],
+        return RayPairs(*sorted_pairs(ray[hit], self._tree.order[pos[hit]], t_enter[hit],
                                        t_exit[hit]))
 
     def segment_pairs(self, start: ArrayLike, end: ArrayLike) -> SegmentPairs:
@@ -222,16 +198,16 @@ class BoxTree:
         start, end : (3,) or (M, 3) array_like
             The segments (broadcast together); ``start == end`` is a point.
         """
-        s, e = _broadcast_points(("start", start), ("end", end))
-        o = _work(s)
-        d = _work(e) - o
+        s, e = broadcast_points(("start", start), ("end", end))
+        o = work(s)
+        d = work(e) - o
         m = len(o)
         # the segment lies in its bounding box (min / max are exact): a box it meets overlaps it
-        query, pos = self._candidates(box=(_work(np.minimum(s, e)), _work(np.maximum(s, e))),
+        query, pos = self._candidates(box=(work(np.minimum(s, e)), work(np.maximum(s, e))),
                                       line=(o, d, np.zeros(m), np.ones(m)))
         kind = np.asarray(classify_segment_aabb(s[query], e[query], *self._boxes(pos)))
         meets = kind != 0
-        return SegmentPairs(*_sorted_pairs(query[meets], self._tree.order[pos[meets]],
+        return SegmentPairs(*sorted_pairs(query[meets], self._tree.order[pos[meets]],
                                            kind[meets]))
 
     def triangle_pairs(self, v0: ArrayLike, v1: ArrayLike, v2: ArrayLike) -> TrianglePairs:
@@ -245,13 +221,13 @@ class BoxTree:
         v0, v1, v2 : (3,) or (M, 3) array_like
             The triangles' corners (broadcast together); degenerate triangles are allowed.
         """
-        a, b, c = _broadcast_points(("v0", v0), ("v1", v1), ("v2", v2))
+        a, b, c = broadcast_points(("v0", v0), ("v1", v1), ("v2", v2))
         # the triangle's bounding box: min / max are exact, so the overlap test is too
-        query, pos = self._candidates(box=(_work(np.minimum(np.minimum(a, b), c)),
-                                           _work(np.maximum(np.maximum(a, b), c))))
+        query, pos = self._candidates(box=(work(np.minimum(np.minimum(a, b), c)),
+                                           work(np.maximum(np.maximum(a, b), c))))
         overlaps = np.asarray(triangle_overlaps_aabb(a[query], b[query], c[query],
                                                      *self._boxes(pos)), dtype=bool)
-        return TrianglePairs(*_sorted_pairs(query[overlaps], self._tree.order[pos[overlaps]]))
+        return TrianglePairs(*sorted_pairs(query[overlaps], self._tree.order[pos[overlaps]]))
 
     def box_pairs(self, min: ArrayLike, max: ArrayLike) -> BoxPairs:  # noqa: A002
         """Every pair of a query box and a box it meets: ``(query_index, box_index, kind)``.
@@ -273,9 +249,9 @@ class BoxTree:
         check_box_bounds("min", lo, "max", hi)
         # the walk's overlap test is the class's NONE test (exact comparisons); the class call
         # tells INTERSECT from INCLUDE
-        query, pos = _pair_walks().box_pairs(self._tree, _work(lo), _work(hi))
+        query, pos = _pair_walks().box_pairs(self._tree, work(lo), work(hi))
         kind = np.asarray(classify_aabb_aabb(lo[query], hi[query], *self._boxes(pos)))
-        return BoxPairs(*_sorted_pairs(query, self._tree.order[pos], kind))
+        return BoxPairs(*sorted_pairs(query, self._tree.order[pos], kind))
 
     def self_pairs(self) -> SelfPairs:
         """Every two boxes of the tree that share a point: ``(i, j)``, ``i < j``.
@@ -287,7 +263,44 @@ class BoxTree:
         """
         p, q = _pair_walks().self_pairs(self._tree)
         a, b = self._tree.order[p], self._tree.order[q]
-        return SelfPairs(*_sorted_pairs(np.minimum(a, b), np.maximum(a, b)))
+        return SelfPairs(*sorted_pairs(np.minimum(a, b), np.maximum(a, b)))
+
+    def nearest_boxes(self, points: ArrayLike, k: int) -> NearestBoxes:
+        """The ``k`` nearest boxes to each point: ``(box_index, distance)``, shape (M, k).
+
+        By the distance ``distance_point_aabb(point, box_min, box_max)`` returns (0 inside or
+        on a box), nearest first, the lower box index first among equal distances; the
+        distances are that function's, bit for bit. Where fewer than ``k`` boxes are
+        non-empty, the rows end in ``-1`` / ``+inf``; empty boxes are never listed.
+
+        Parameters
+        ----------
+        points : (3,) or (M, 3) array_like
+            The points; for one point (3,), the results have shape (k,).
+        k : int
+            How many boxes per point, at least 1.
+
+        Returns
+        -------
+        NearestBoxes
+            ``box_index`` int64 and ``distance`` float64 (float32 when the points and the boxes
+            are float32), shape ``points.shape[:-1] + (k,)``.
+        """
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(f"k must be a whole number, at least 1, got {k!r}")
+        k = int(k)
+        p = as_finite_points("points", points)
+        lead = p.shape[:-1]
+        rows = p.reshape(-1, 3)
+        out = compute_dtype(p, np.empty(0, self._dtype))
+        walk = _nearest_walk()
+        query, pos = walk.candidates(self._tree, work(rows), k, walk.OUT_REL[out],
+                                     walk.OUT_ABS[out], float(np.finfo(out).max))
+        distance = np.asarray(distance_point_aabb(rows[query], *self._boxes(pos)))
+        index, nearest = walk.select(query, self._tree.order[pos],
+                                     distance.astype(np.float64, copy=False), len(rows), k)
+        nearest = nearest.astype(out, copy=False)
+        return NearestBoxes(index.reshape(lead + (k,)), nearest.reshape(lead + (k,)))
 
     def refit(self, box_min: ArrayLike, box_max: ArrayLike) -> None:
         """Give the N boxes new coordinates, keeping the tree's shape: for boxes that move.
@@ -308,12 +321,12 @@ class BoxTree:
         ValueError
             As at the build, and for a shape other than (N, 3).
         """
-        lo, hi = _as_tree_boxes(box_min, box_max)
+        lo, hi = as_tree_boxes(box_min, box_max)
         if len(lo) != self._n:
             raise ValueError(f"box_min must have shape ({self._n}, 3), the tree's boxes, "
                              f"got {lo.shape}")
         self._dtype = np.dtype(compute_dtype(lo, hi))
-        _compiled().refit(self._tree, _work(lo), _work(hi))
+        _compiled().refit(self._tree, work(lo), work(hi))
 
     def rebuild(self) -> None:
         """Build the tree afresh over its current boxes (after :meth:`refit` moved them far);
@@ -335,7 +348,7 @@ class BoxTree:
         return np.repeat(np.arange(len(offsets) - 1), np.diff(offsets)), pos
 
     def _rays(self, origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike,
-              t_max: ArrayLike) -> _Rays:
+              t_max: ArrayLike) -> Rays:
         o = as_finite_points("origin", origin)
         d = as_finite_points("direction", direction)
         check_nonzero_direction("direction", d)
@@ -350,9 +363,9 @@ class BoxTree:
         out_type = compute_dtype(o, d, np.empty(0, self._dtype))
         # a scalar bound goes to the per-box function as the caller gave it (a Python float
         # and a float64 array differ in the output dtype they allow)
-        return _Rays(lead, o_b, d_b, t_min if lo.ndim == 0 else lo, t_max if hi.ndim == 0 else hi,
+        return Rays(lead, o_b, d_b, t_min if lo.ndim == 0 else lo, t_max if hi.ndim == 0 else hi,
                      lo_b, hi_b,
-                     _work(o_b), _work(d_b), _work(lo_b), _work(hi_b),
+                     work(o_b), work(d_b), work(lo_b), work(hi_b),
                      out_type)
 
     def _boxes(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -361,7 +374,7 @@ class BoxTree:
         return (self._tree.leaf_min[pos].astype(self._dtype, copy=False),
                 self._tree.leaf_max[pos].astype(self._dtype, copy=False))
 
-    def _answer_rays(self, rays: _Rays, ray: np.ndarray, pos: np.ndarray
+    def _answer_rays(self, rays: Rays, ray: np.ndarray, pos: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``intersect_ray_aabb`` on candidate pairs (ray index, leaf position):
         ``(hit, t_enter, t_exit)``."""
@@ -370,53 +383,3 @@ class BoxTree:
         hit, t_enter, t_exit = intersect_ray_aabb(
             rays.origin[ray], rays.direction[ray], *self._boxes(pos), t_lo, t_hi)
         return np.asarray(hit), np.asarray(t_enter), np.asarray(t_exit)
-
-
-class _Rays(NamedTuple):
-    lead: tuple[int, ...]  #: the broadcast leading shape
-    origin: np.ndarray  #: (M, 3) as given (the public function's input)
-    direction: np.ndarray
-    t_min: Any  #: as given when a scalar, else the validated array
-    t_max: Any
-    t_min_rows: np.ndarray  #: (M,) views, as given
-    t_max_rows: np.ndarray
-    o: np.ndarray  #: (M, 3) float64 copies for the traversal
-    d: np.ndarray
-    t_lo: np.ndarray
-    t_hi: np.ndarray
-    out_type: type  #: the per-box function's output dtype
-
-
-def _as_tree_boxes(box_min: ArrayLike, box_max: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    """The validated boxes of a tree, as (N, 3) arrays."""
-    lo, hi = as_boxes("box_min", box_min, "box_max", box_max)
-    if lo.ndim == 1:
-        lo, hi = lo[None], hi[None]
-    for name, arr in (("box_min", lo), ("box_max", hi)):
-        if arr.ndim != 2:
-            raise ValueError(f"{name} must have shape (3,) or (N, 3), got {arr.shape}")
-    if lo.shape != hi.shape:
-        raise ValueError(f"box_min and box_max must have the same shape, got {lo.shape} "
-                         f"and {hi.shape}")
-    check_box_bounds("box_min", lo, "box_max", hi)
-    return lo, hi
-
-
-def _broadcast_points(*named: tuple[str, ArrayLike]) -> list[np.ndarray]:
-    """The (validated) point arguments broadcast together, each as (M, 3) rows."""
-    points = [(name, as_finite_points(name, value), 1) for name, value in named]
-    lead = broadcast_lead(*points)
-    return [np.broadcast_to(p, lead + (3,)).reshape(-1, 3) for _, p, _ in points]
-
-
-def _work(x: np.ndarray) -> np.ndarray:
-    """``x`` as a C-contiguous, writeable float64 array (copied only when it is not one):
-    the compiled walk then sees one array type, so it is compiled once."""
-    return np.require(x, np.float64, ["C", "W"])
-
-
-def _sorted_pairs(query: np.ndarray, box: np.ndarray, *values: np.ndarray
-                  ) -> tuple[np.ndarray, ...]:
-    """The pairs (and their values) sorted by query, then box."""
-    order = np.lexsort((box, query))
-    return (query[order], box[order]) + tuple(v[order] for v in values)
