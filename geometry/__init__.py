@@ -41,12 +41,12 @@ from .explain_boxes import (
     explain_obb_aabb,
     explain_obb_obb,
 )
-from .obb import OBB
-from .point_aabb import distance_point_aabb
 from .frustum import Frustum
+from .obb import OBB
 from .obb_frustum import classify_obb_frustum
 from .plane_aabb import plane_side_aabb
 from .plane_obb import plane_side_obb
+from .point_aabb import distance_point_aabb
 from .primitives import Ray, Segment, Triangle
 from .ray_aabb import intersect_ray_aabb
 from .ray_obb import intersect_ray_obb
