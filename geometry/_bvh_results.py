@@ -9,9 +9,9 @@ from numpy.typing import ArrayLike
 
 from ._validate import as_boxes, as_finite_points, broadcast_lead, check_box_bounds
 
-__all__ = ["BoxPairs", "NearestBoxes", "NearestHits", "RayPairs", "Rays", "SegmentPairs",
-           "SelfPairs", "TrianglePairs", "as_tree_boxes", "broadcast_points", "sorted_pairs",
-           "work"]
+__all__ = ["BoxPairs", "FrustumBoxes", "NearestBoxes", "NearestHits", "RayPairs", "Rays",
+           "SegmentPairs", "SelfPairs", "TrianglePairs", "as_tree_boxes", "broadcast_points",
+           "sorted_pairs", "work"]
 
 
 class NearestHits(NamedTuple):
@@ -49,6 +49,13 @@ class BoxPairs(NamedTuple):
     """Every (query box, box) pair whose class is not NONE, sorted by query then box."""
 
     query_index: np.ndarray
+    box_index: np.ndarray
+    kind: np.ndarray
+
+
+class FrustumBoxes(NamedTuple):
+    """Every box whose class against a frustum is not NONE, ascending, with that class."""
+
     box_index: np.ndarray
     kind: np.ndarray
 

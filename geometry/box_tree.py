@@ -1,9 +1,12 @@
 """Many queries against many boxes: a bounding-volume hierarchy with the per-box answers.
 
-``BoxTree`` answers ``intersect_ray_aabb``, ``classify_segment_aabb`` and
-``triangle_overlaps_aabb`` for M queries against N boxes without testing every pair. The tree
-(:mod:`._bvh`) only *collects candidates*: its float64 tests are widened by certified error
-bounds, so a box whose answer is not a miss / NONE is never left out. Every candidate pair is
+``BoxTree`` answers ``intersect_ray_aabb``, ``classify_segment_aabb``,
+``triangle_overlaps_aabb``, ``classify_aabb_aabb`` (and the boxes' own pairs),
+``distance_point_aabb`` (the k nearest boxes) and ``classify_aabb_frustum`` for M queries
+against N boxes without testing every pair. The tree's walks (:mod:`._bvh`, :mod:`._bvh_pairs`,
+:mod:`._bvh_distance`, :mod:`._bvh_frustum`) only *collect candidates*: their float64 tests are
+exact comparisons or widened by certified error bounds, so a box whose answer is not a miss /
+NONE (or among the k nearest) is never left out. Every candidate pair is
 then answered by the public per-box function itself, in one batched call, so hits, classes and
 t values are exactly theirs, bit for bit.
 """
@@ -18,6 +21,7 @@ from numpy.typing import ArrayLike
 
 from ._bvh_results import (
     BoxPairs,
+    FrustumBoxes,
     NearestBoxes,
     NearestHits,
     RayPairs,
@@ -30,6 +34,7 @@ from ._bvh_results import (
     sorted_pairs,
     work,
 )
+from ._exact import to_float
 from ._validate import (
     as_boxes,
     as_finite_points,
@@ -40,13 +45,15 @@ from ._validate import (
     compute_dtype,
 )
 from .aabb_aabb import classify_aabb_aabb
+from .aabb_frustum import classify_aabb_frustum
+from .frustum import Frustum
 from .point_aabb import distance_point_aabb
 from .ray_aabb import intersect_ray_aabb
 from .segment_aabb import classify_segment_aabb
 from .triangle_aabb import triangle_overlaps_aabb
 
-__all__ = ["BoxPairs", "BoxTree", "NearestBoxes", "NearestHits", "RayPairs", "SegmentPairs",
-           "SelfPairs", "TrianglePairs"]
+__all__ = ["BoxPairs", "BoxTree", "FrustumBoxes", "NearestBoxes", "NearestHits", "RayPairs",
+           "SegmentPairs", "SelfPairs", "TrianglePairs"]
 
 #: The public functions' ``t_enter`` is within 2 ulps of the exact entry in the output dtype
 #: (SEMANTICS.md): relative 2**-22 in float32, 2**-51 in float64; bounds 8x that, plus an
@@ -63,11 +70,19 @@ def _compiled() -> ModuleType:
     return _bvh
 
 
-def _nearest_walk() -> ModuleType:
-    """The compiled k-nearest walk (:mod:`._bvh_nearest`), imported on first use."""
-    from . import _bvh_nearest
+def _distance_walks() -> ModuleType:
+    """The compiled walks by point-box distance (:mod:`._bvh_distance`), imported on first
+    use."""
+    from . import _bvh_distance
 
-    return _bvh_nearest
+    return _bvh_distance
+
+
+def _frustum_walk() -> ModuleType:
+    """The compiled frustum walk (:mod:`._bvh_frustum`), imported on first use."""
+    from . import _bvh_frustum
+
+    return _bvh_frustum
 
 
 def _pair_walks() -> ModuleType:
@@ -293,7 +308,7 @@ class BoxTree:
         lead = p.shape[:-1]
         rows = p.reshape(-1, 3)
         out = compute_dtype(p, np.empty(0, self._dtype))
-        walk = _nearest_walk()
+        walk = _distance_walks()
         query, pos = walk.candidates(self._tree, work(rows), k, walk.OUT_REL[out],
                                      walk.OUT_ABS[out], float(np.finfo(out).max))
         distance = np.asarray(distance_point_aabb(rows[query], *self._boxes(pos)))
@@ -301,6 +316,37 @@ class BoxTree:
                                      distance.astype(np.float64, copy=False), len(rows), k)
         nearest = nearest.astype(out, copy=False)
         return NearestBoxes(index.reshape(lead + (k,)), nearest.reshape(lead + (k,)))
+
+    def frustum(self, frustum: Frustum, *, conservative: bool = False) -> FrustumBoxes:
+        """The boxes a frustum does not cull: ``(box_index, kind)``, ascending.
+
+        Exactly the boxes whose ``classify_aabb_frustum(box_min, box_max, frustum,
+        conservative=conservative)`` is not NONE, with that class (``int8``: 1 INTERSECT,
+        2 INCLUDE). With ``conservative=True``, the plane-only test's answers (boxes near the
+        frustum's edges and corners may be INTERSECT though outside).
+
+        Parameters
+        ----------
+        frustum : Frustum
+        conservative : bool, optional
+        """
+        if not isinstance(frustum, Frustum):
+            raise ValueError(f"frustum must be a Frustum, got {type(frustum).__name__}")
+        bounds = np.array([[-np.inf] * 3, [np.inf] * 3])
+        if not conservative:  # the exact vertices' box, rounded outwards, holds the frustum
+            vertices = frustum.polytope.vertices
+            bounds = np.array([[to_float(min(v[k] for v in vertices), -1) for k in range(3)],
+                               [to_float(max(v[k] for v in vertices), 1) for k in range(3)]])
+        # planes whose offsets overflowed (scaled to normals in [1, 2)) prune nothing
+        planes = bool(np.isfinite(frustum.offsets).all())
+        normals = np.ascontiguousarray(frustum.normals if planes else np.zeros((0, 3)))
+        offsets = np.ascontiguousarray(frustum.offsets if planes else np.zeros(0))
+        pos = _frustum_walk().candidates(self._tree, bounds, normals, offsets)
+        kind = np.asarray(classify_aabb_frustum(*self._boxes(pos), frustum,
+                                                conservative=conservative), np.int8)
+        box = self._tree.order[pos[kind != 0]]
+        order = np.argsort(box)
+        return FrustumBoxes(box[order], kind[kind != 0][order])
 
     def refit(self, box_min: ArrayLike, box_max: ArrayLike) -> None:
         """Give the N boxes new coordinates, keeping the tree's shape: for boxes that move.

@@ -1,6 +1,10 @@
-"""Compiled walk of the hierarchy (:mod:`._bvh_build`) for the k nearest boxes to points.
+"""Compiled walks of the hierarchy (:mod:`._bvh_build`) by the distance from a point to a box.
 
-The walk only collects *candidates*: every box that may be among a point's k nearest by the
+:func:`within`: the boxes that may lie within a radius of a point (a ball's candidates; the
+ball meets a box iff the exact distance is at most the radius, Arvo 1990). :func:`candidates`:
+the k nearest boxes to points. Both bound the float64 squared distance as below.
+
+The nearest walk only collects *candidates*: every box that may be among a point's k nearest by the
 public ``distance_point_aabb`` (rounded to the output dtype, faithfully: within an ulp of the
 exact distance, so not monotone in it) or tie with the k-th, plus some that are not. Its
 float64 squared distance ``d2`` to a box (or a node's bounds) is the sum of the squared
@@ -24,9 +28,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._bvh_build import Tree, _compiled, leaf_order
+from ._bvh_pairs import _grown as _grown_pairs
 from ._threads import in_shares
 
-__all__ = ["OUT_ABS", "OUT_REL", "candidates", "select"]
+__all__ = ["OUT_ABS", "OUT_REL", "candidates", "select", "within"]
 
 #: ``rel`` above, per output dtype: faithful rounding is within 2**-23 / 2**-52 relatively, so
 #: r**2 within 2**-21 / 2**-50 of d**2; 8x that, which also covers float64's 6u.
@@ -35,6 +40,8 @@ OUT_REL = {np.float32: 2.0**-18, np.float64: 2.0**-47}
 #: 2**-274 of d**2; a float64 square that underflows loses at most 2**-1074 (three of them
 #: summed), and a float64 subnormal output's square is below 2**-2000.
 OUT_ABS = {np.float32: 2.0**-250, np.float64: 2.0**-1000}
+_REL64 = OUT_REL[np.float64]
+_ABS64 = OUT_ABS[np.float64]
 #: The fewest points a thread's share of the walks holds.
 _SHARE_MIN = 256
 _INF = np.inf
@@ -54,6 +61,66 @@ def candidates(tree: Tree, points: np.ndarray, k: int, rel: float, abs_: float,
 
     pieces = in_shares(run, len(points), _SHARE_MIN)
     return (np.concatenate([a for a, _ in pieces]), np.concatenate([b for _, b in pieces]))
+
+
+def within(tree: Tree, centers: np.ndarray, radii: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(ball, position)`` pairs, grouped by ball, for (M, 3) float64 C-contiguous ``centers``
+    and (M,) ``radii``: every non-empty leaf box that may lie within ``radii[m]`` of
+    ``centers[m]`` (the computed squared distance, less its error bound, at most the computed
+    squared radius plus its own), plus some that do not."""
+    rows, _ = leaf_order(centers, centers)
+
+    def run(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        return _within(tree, centers, radii, rows, lo, hi)  # type: ignore[no-any-return]
+
+    pieces = in_shares(run, len(centers), _SHARE_MIN)
+    return (np.concatenate([a for a, _ in pieces]), np.concatenate([b for _, b in pieces]))
+
+
+@_compiled
+def _within(tree, centers, radii, rows, start, stop):  # type: ignore[no-untyped-def]
+    """:func:`within` for balls ``rows[start .. stop - 1]``. The squared radius rounds once;
+    both sides take the float64 slack ``OUT_REL[float64]`` (over 6u) and ``OUT_ABS[float64]``
+    (underflow)."""
+    rel = _REL64
+    abs_ = _ABS64
+    out_q = np.empty(1024, np.int64)
+    out_p = np.empty(1024, np.int64)
+    n = 0
+    stack = np.empty(tree.depth + 2, np.int64)
+    lo, hi = tree.leaf_min, tree.leaf_max
+    if tree.child_a.shape[0] == 0:
+        return out_q[:0].copy(), out_p[:0].copy()
+    for i in range(start, stop):
+        r = rows[i]
+        p = (centers[r, 0], centers[r, 1], centers[r, 2])
+        reach = radii[r] * radii[r] * (1.0 + rel) + abs_
+        if not _d2(tree.node_min, tree.node_max, 0, p) * (1.0 - rel) - abs_ <= reach:
+            continue
+        stack[0] = 0
+        top = 1
+        while top:
+            top -= 1
+            node = stack[top]
+            a = tree.child_a[node]
+            b = tree.child_b[node]
+            if b >= 0:
+                if _d2(tree.node_min, tree.node_max, b, p) * (1.0 - rel) - abs_ <= reach:
+                    stack[top] = b
+                    top += 1
+                if _d2(tree.node_min, tree.node_max, a, p) * (1.0 - rel) - abs_ <= reach:
+                    stack[top] = a
+                    top += 1
+                continue
+            for j in range(a, a - b):
+                if (lo[j, 0] <= hi[j, 0] and lo[j, 1] <= hi[j, 1] and lo[j, 2] <= hi[j, 2]
+                        and _d2(lo, hi, j, p) * (1.0 - rel) - abs_ <= reach):
+                    if n == out_q.shape[0]:
+                        out_q, out_p = _grown_pairs(out_q, out_p)
+                    out_q[n] = r
+                    out_p[n] = j
+                    n += 1
+    return out_q[:n].copy(), out_p[:n].copy()
 
 
 @_compiled
