@@ -100,6 +100,13 @@ class Controller:
         self._grab_point = np.zeros(3)
         self._measure_scene()
 
+    @property
+    def dragging(self) -> str | None:
+        """What the held button does: "start" / "end" / "both" (the segment), "grab" / "box"
+        (the selected box, before / after it moved), "click", "orbit", "pan"; None when no
+        button is held."""
+        return self._drag
+
     # ------------------------------------------------------------------ scene
     def _measure_scene(self) -> None:
         st = self.state

@@ -237,7 +237,7 @@ def window_child(n: int, samples: int | None, frames: int, size: tuple[int, int]
     if motion == "drag":
         ctl.state.selected = ctl.pick_at(cx, cy)
         ctl.mouse_press(cx, cy, LEFT)
-        if ctl.state.selected is None or ctl._drag != "grab":
+        if ctl.state.selected is None or ctl.dragging != "grab":
             raise SystemExit("--drag: no box to grab under the window's centre")
     costs: list[float] = []
     drawn = [0]
