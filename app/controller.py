@@ -350,10 +350,14 @@ class Controller:
 
     def record_frame(self) -> None:
         """Add the frame shown now (``read_frame()``) to the recording; at its size limit
-        (:data:`app.record.MAX_RECORDING_BYTES`) the recording stops and is saved."""
+        (:data:`app.record.MAX_RECORDING_BYTES`), or when the window's size changed, the
+        recording stops and is saved."""
         if self.recording is None:
             return
         image = self.read_frame()
+        if image is not None and not self.recording.fits(image):
+            self.stop_recording("the window's size changed: ", last_frame=False)
+            return
         if image is not None:
             self.recording.add(image, time.monotonic())
         if self.recording.full():
@@ -367,7 +371,7 @@ class Controller:
         if rec is None:
             return None
         image = self.read_frame() if last_frame else None
-        if image is not None:
+        if image is not None and rec.fits(image):
             rec.add(image, time.monotonic())
         if not rec.frames:
             self.say("recording stopped: no frames")
