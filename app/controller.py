@@ -93,9 +93,7 @@ class Controller:
         self.message = ""
         self._message_until = 0.0
         self.shift = False  # a Shift key is held (moderngl-window's modifiers lag on some backends)
-        #: "start" | "end" | "both" (the segment), "grab" (pressed on the selected box) | "box"
-        #: (dragging it), "click" (pressed elsewhere, not moved yet), "orbit" | "pan"
-        self._drag: str | None = None
+        self._drag: str | None = None  # what the held button does (see ``dragging``)
         self._press_xy = np.zeros(2)
         self._grab_point = np.zeros(3)
         self._measure_scene()
