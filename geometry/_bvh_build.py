@@ -26,7 +26,7 @@ import numpy as np
 from ._loops import njit_cached
 from ._threads import in_shares
 
-__all__ = ["LEAF_SIZE", "Tree", "build", "refit"]
+__all__ = ["LEAF_SIZE", "Tree", "build", "leaf_order", "refit"]
 
 #: Boxes per leaf at most: four boxes' coordinates are three cache lines.
 LEAF_SIZE = 4
@@ -269,14 +269,20 @@ def _node_bounds(tree):  # type: ignore[no-untyped-def]
                 node_max[node, ax] = max(node_max[a, ax], node_max[b, ax])
 
 
-def build(box_min: np.ndarray, box_max: np.ndarray) -> Tree:
-    """The hierarchy over (N, 3) float64 C-contiguous boxes (validated): no nodes when there
-    is no box."""
+def leaf_order(box_min: np.ndarray, box_max: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(order, codes)``: the (N, 3) float64 C-contiguous boxes' indices sorted by the Morton
+    code of their centres, empty boxes last, and those codes (the empty boxes' after all)."""
     keep, empty = _by_emptiness(box_min, box_max)
     codes = _morton_codes(box_min, box_max, keep)
     sort = _radix_argsort(codes)
-    order = np.concatenate((keep[sort], empty))
-    codes = np.concatenate((codes[sort], np.full(empty.size, _LAST_CODE)))
+    return (np.concatenate((keep[sort], empty)),
+            np.concatenate((codes[sort], np.full(empty.size, _LAST_CODE))))
+
+
+def build(box_min: np.ndarray, box_max: np.ndarray) -> Tree:
+    """The hierarchy over (N, 3) float64 C-contiguous boxes (validated): no nodes when there
+    is no box."""
+    order, codes = leaf_order(box_min, box_max)
     n = order.size
     if n == 0:
         none = np.empty(0, np.int64)
