@@ -349,7 +349,8 @@ def _turned_about(axis: int, angle: float) -> np.ndarray:
     return rows
 #: Where :func:`obb_pairs` puts the box: a point of its surface (a corner, an edge or a face
 #: point) at a point of the query's surface, mapped to the world in floats (so off by an ulp or
-#: so); around the query, large enough to hold it or nearly; or anywhere near it.
+#: so); around the query, large enough to hold it or nearly, or the query around it likewise;
+#: or anywhere near it.
 _PAIR_PLACES = ("touching", "touching", "around", "near")
 
 
@@ -393,10 +394,14 @@ def obb_pairs(draw, aabb=None):
                 u[free] *= rnd.uniform(-1, 1)
                 w[rnd.randrange(3)] *= rnd.uniform(-1, 1)
             d = c + a.T @ u - b.T @ w
-        elif place == "around":
+        elif place == "around" and rnd.random() < 0.5:  # the box around the query
             off = np.array([rnd.uniform(-1, 1) for _ in range(3)]) * h * 0.25
             d = c + a.T @ off
             g = np.full(3, (h.sum() + np.abs(off).sum()) * rnd.choice((1.0, 1.001, 1.5)))
+        elif place == "around":  # the query around the box
+            off = np.array([rnd.uniform(-1, 1) for _ in range(3)]) * g * 0.25
+            d = c + b.T @ off
+            h = np.full(3, (g.sum() + np.abs(off).sum()) * rnd.choice((1.0, 1.001, 1.5)))
         else:
             d = c + a.T @ (np.array([rnd.gauss(0, 1) for _ in range(3)]) * (h + g))
     if rnd.random() < 0.1:
