@@ -1,10 +1,17 @@
-"""Time BoxTree (build + nearest_ray_hits) against Warp's CPU BVH on the same data, side by side.
+"""Time BoxTree against Warp's CPU BVH, python-fcl and rtree on the same data, side by side.
 
 Run ``.venv/bin/python -m benchmarks.bench_tree`` from the checkout (``--help`` for options).
-The scene: N float32 boxes with centres uniform in the unit cube and half-sizes uniform in
-0.0005-0.005 per axis; M rays from uniform points in the cube along uniform random directions.
+Two tables. **Rays**: N float32 boxes with centres uniform in the unit cube and half-sizes
+uniform in 0.0005-0.005 per axis; M rays from uniform points in the cube along uniform random
+directions; build + ``nearest_ray_hits`` against Warp. **Boxes** (:func:`measure_boxes`): N
+float32 boxes, centres uniform, half-sizes 0.0005-0.003 (the scene of the broad-phase issue);
+``self_pairs`` against Warp and python-fcl, ``refit`` against a build (and Warp's), and
+``box_pairs`` of M query boxes like them against rtree and Warp, and ``nearest_boxes`` (k = 8)
+of M uniform points against rtree (:mod:`benchmarks.tree_peers`). The ``pairs`` column counts
+the pairs each engine found; for nearest boxes it is the share of points whose k boxes are
+BoxTree's (rtree breaks ties its own way).
 
-Prints a machine line, then one Markdown table row per (N, M, engine):
+The rays table has one Markdown row per (N, M, engine):
 
 - ``build s`` / ``query s``: median wall time over ``--repeat`` runs (runs of the two engines
   alternate, so load from other processes hits both alike); compilation is excluded (each
@@ -14,10 +21,14 @@ Prints a machine line, then one Markdown table row per (N, M, engine):
 - ``agree``: the share of rays where Warp's nearest box is ours (Warp's float32 slab test may
   differ on near-ties; BoxTree's answers are the per-box functions', exactly).
 
-Warp (``pip install warp-lang``, CPU, no GPU needed) is a benchmark-only dependency: without it
-the Warp rows are skipped and the script says so. The Warp side is its ``wp.Bvh`` build and a
-kernel that walks ``bvh_query_ray`` / ``bvh_query_next`` with a shrinking ``max_dist``, testing
-each reported box with a float32 slab test: the nearest hit, the lowest index on ties.
+The boxes table's ``ratio`` is, on a peer's row, BoxTree's total / the peer's total (< 1:
+BoxTree is faster); on a ``refit`` row, the refit's time / that engine's build time.
+
+Warp (``pip install warp-lang``, CPU, no GPU needed), python-fcl and rtree are benchmark-only
+dependencies (the ``bench`` extra): without one its rows are skipped and the script says so.
+The Warp side of the rays table is its ``wp.Bvh`` build and a kernel that walks
+``bvh_query_ray`` / ``bvh_query_next`` with a shrinking ``max_dist``, testing each reported box
+with a float32 slab test: the nearest hit, the lowest index on ties.
 """
 
 from __future__ import annotations
@@ -33,10 +44,15 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.tree_peers import FclBoxes, RtreeBoxes, WarpBoxes, load
 from geometry import BoxTree
 
 SEED = 20261123
 HALF_SIZE_RANGE = (0.0005, 0.005)
+BOX_HALF_SIZE_RANGE = (0.0005, 0.003)
+NEAREST_K = 8
+BOX_HEADER = ("| N | M | query | engine | build s | query s | total s | ratio | pairs |\n"
+              "|---|---|---|---|---|---|---|---|---|")
 HEADER = ("| N | M | engine | build s | query s | total s | x warp | hits | agree |\n"
           "|---|---|---|---|---|---|---|---|---|")
 
@@ -156,12 +172,113 @@ def measure(n: int, m: int, repeat: int, warp: WarpBvh | None) -> list[str]:
     return rows
 
 
+def box_scene(n: int, m: int, seed: int = SEED) -> tuple[np.ndarray, ...]:
+    """``(box_min, box_max, moved_min, moved_max, q_min, q_max)``, float32: N boxes, the same
+    moved by up to 0.01 per axis, and M query boxes like them."""
+    rng = np.random.default_rng(seed)
+
+    def boxes(k: int) -> tuple[np.ndarray, np.ndarray]:
+        centre = rng.random((k, 3), dtype=np.float32)
+        half = rng.uniform(*BOX_HALF_SIZE_RANGE, size=(k, 3)).astype(np.float32)
+        return centre - half, centre + half
+
+    lo, hi = boxes(n)
+    shift = rng.uniform(-0.01, 0.01, (n, 3)).astype(np.float32)
+    return (lo, hi, lo + shift, hi + shift) + boxes(m)
+
+
+def _timed(build: Callable[[], Any], query: Callable[[Any], Any]) -> tuple[float, float, Any]:
+    t0 = time.perf_counter()
+    built = build()
+    t1 = time.perf_counter()
+    result = query(built)
+    return t1 - t0, time.perf_counter() - t1, result
+
+
+def _side_by_side(runs: dict[str, Callable[[], tuple[float, float, Any]]], repeat: int
+                  ) -> dict[str, tuple[float, float, Any]]:
+    """Each run ``repeat`` times, alternating: ``{name: (median build s, median query s, the
+    last result)}``."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+    result: dict[str, Any] = {}
+    for _ in range(repeat):
+        for name, run in runs.items():
+            build, query, result[name] = run()
+            times[name].append((build, query))
+    return {name: (statistics.median(b for b, _ in t), statistics.median(q for _, q in t),
+                   result[name]) for name, t in times.items()}
+
+
+def _box_rows(n: int, m: int, query: str, medians: dict[str, tuple[float, float, Any]],
+              ratio: Callable[[str, float, float], float]) -> list[str]:
+    return [f"| {n:.0e} | {m:.0e} | {query} | {name} | {build:.3f} | {took:.3f} "
+            f"| {build + took:.3f} | {ratio(name, build, took):.2f} | {pairs} |"
+            .replace("e+0", "e") for name, (build, took, pairs) in medians.items()]
+
+
+def measure_boxes(n: int, m: int, repeat: int, peers: dict[str, Any]) -> list[str]:
+    """The boxes table's rows for N boxes and M query boxes (``peers``: the loaded ones)."""
+    lo, hi, moved_lo, moved_hi, q_lo, q_hi = box_scene(n, m)
+    warp, fcl, rtree = peers.get("warp"), peers.get("fcl"), peers.get("rtree")
+
+    def versus_tree(medians: dict[str, tuple[float, float, Any]]
+                    ) -> Callable[[str, float, float], float]:
+        return lambda name, build, took: sum(medians["BoxTree"][:2]) / (build + took)
+
+    runs: dict[str, Callable[[], tuple[float, float, Any]]] = {
+        "BoxTree": lambda: _timed(lambda: BoxTree(lo, hi), lambda t: len(t.self_pairs().i))}
+    if warp is not None:
+        runs["warp"] = lambda: warp.pairs(lo, hi)
+    if fcl is not None:
+        runs["fcl"] = lambda: fcl.self_pairs(lo, hi)
+    medians = _side_by_side(runs, repeat)
+    rows = _box_rows(n, n, "self_pairs", medians, versus_tree(medians))
+
+    def tree_refit() -> tuple[float, float, Any]:
+        return _timed(lambda: BoxTree(lo, hi), lambda t: t.refit(moved_lo, moved_hi))
+
+    refits: dict[str, Callable[[], tuple[float, float, Any]]] = {"BoxTree": tree_refit}
+    if warp is not None:
+        refits["warp"] = lambda: warp.refit(lo, hi, moved_lo, moved_hi) + ("-",)
+    medians = _side_by_side(refits, repeat)
+    rows += _box_rows(n, 0, "refit", {k: (b, q, "-") for k, (b, q, _) in medians.items()},
+                      lambda name, build, took: took / build)
+
+    runs = {"BoxTree": lambda: _timed(lambda: BoxTree(lo, hi),
+                                      lambda t: len(t.box_pairs(q_lo, q_hi).box_index))}
+    if rtree is not None:
+        runs["rtree"] = lambda: rtree.box_pairs(lo, hi, q_lo, q_hi)
+    if warp is not None:
+        runs["warp"] = lambda: warp.pairs(lo, hi, q_lo, q_hi)
+    medians = _side_by_side(runs, repeat)
+    rows += _box_rows(n, m, "box_pairs", medians, versus_tree(medians))
+
+    points = q_lo  # the query boxes' corners: points uniform in the cube
+    nearest: dict[str, Callable[[], tuple[float, float, Any]]] = {
+        "BoxTree": lambda: _timed(lambda: BoxTree(lo, hi),
+                                  lambda t: t.nearest_boxes(points, NEAREST_K).box_index)}
+    if rtree is not None:
+        nearest["rtree"] = lambda: rtree.nearest(lo, hi, points, NEAREST_K)
+    medians = _side_by_side(nearest, repeat)
+    ours = medians["BoxTree"][2]
+    agree = {name: f"agree {np.mean(np.all(index == ours, axis=1)):.4f}"
+             for name, (_, _, index) in medians.items()}
+    rows += _box_rows(n, m, f"nearest_boxes k={NEAREST_K}",
+                      {name: (b, q, agree[name]) for name, (b, q, _) in medians.items()},
+                      versus_tree(medians))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=float, nargs="+", default=[1e6], help="box counts")
     parser.add_argument("--m", type=float, nargs="+", default=[1e4], help="ray counts")
     parser.add_argument("--scaling", action="store_true",
                         help="N in 1e4..1e7 at M = 1e4, then M in 1e3..1e5 at N = 1e6")
+    parser.add_argument("--boxes", type=float, nargs="*", default=[1e6],
+                        help="box counts of the boxes table (none: no boxes table)")
+    parser.add_argument("--queries", type=float, default=1e5,
+                        help="query boxes (box_pairs) and points (nearest_boxes)")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     cases = [(int(n), int(m)) for n in args.n for m in args.m]
@@ -184,6 +301,16 @@ def main(argv: list[str] | None = None) -> int:
     for n, m in cases:
         for row in measure(n, m, args.repeat, warp):
             print(row, flush=True)
+    if args.boxes:
+        peers = {name: peer for name, peer in (("warp", load(WarpBoxes)), ("fcl", load(FclBoxes)),
+                                               ("rtree", load(RtreeBoxes))) if peer is not None}
+        print(f"\npeers: {', '.join(peers) or 'none installed'}")
+        for name, peer in peers.items():  # compile / warm up outside the timings
+            measure_boxes(500, 50, 1, {name: peer})
+        print(BOX_HEADER)
+        for n in args.boxes:
+            for row in measure_boxes(int(n), int(args.queries), args.repeat, peers):
+                print(row, flush=True)
     return 0
 
 

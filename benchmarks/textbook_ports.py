@@ -14,6 +14,15 @@ port and the exact library must agree; a difference is a bug in one of them.
   triangle's plane against the box).
 - OBBs: the same tests in the box's frame (``local = axes @ (p - center)``), which is the
   separating-axis test of Gottschalk et al. 1996 for the triangle.
+- Box vs AABB: three.js ``Box3.intersectsBox`` (closed intervals overlap on each axis), then
+  strict containment for INCLUDE. Box vs OBB: Ericson, Real-Time Collision Detection 4.4.1 (as
+  three.js ``OBB.intersectsOBB`` and JOML ``testObOb``): the 15 axes with an epsilon added to
+  every ``|R_ij|`` (here the dtype's machine epsilon, three.js's default ``Number.EPSILON`` in
+  float64), then the query's corners strictly inside the box's slabs for INCLUDE.
+- Sphere vs box: Arvo, "A simple method for box-sphere intersection testing", Graphics Gems
+  1990 (clamp the centre to the box, compare the squared distance with r^2), then the ball's
+  bounds strictly inside the box for INCLUDE; the OBB in its frame. Point-box distance: the
+  clamp, then ``sqrt`` of the squared distance (three.js ``Box3.distanceToPoint``).
 
 Outputs are allocated by the caller (numpy), so tracemalloc sees them; each kernel fills them.
 """
@@ -23,7 +32,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["ray_aabb", "ray_obb", "segment_aabb", "segment_obb", "triangle_aabb",
+__all__ = ["box_aabb", "box_obb", "distance_aabb", "distance_obb", "ray_aabb", "ray_obb",
+           "segment_aabb", "segment_obb", "sphere_aabb", "sphere_obb", "triangle_aabb",
            "triangle_obb"]
 
 inline = numba.njit(inline="always", cache=True)
@@ -197,3 +207,138 @@ def triangle_obb(v0, v1, v2, center, axes, step, half, out):  # type: ignore[no-
                          _local(axes, j, v1[0] - cx, v1[1] - cy, v1[2] - cz),
                          _local(axes, j, v2[0] - cx, v2[1] - cy, v2[2] - cz),
                          half[i, 0], half[i, 1], half[i, 2])
+
+
+@kernel
+def box_aabb(lo, hi, box_min, box_max, out):  # type: ignore[no-untyped-def]
+    """Classify every box against the query box [lo, hi]: NONE (0), INTERSECT (1), INCLUDE (2)."""
+    for i in range(box_min.shape[0]):
+        if (hi[0] < box_min[i, 0] or lo[0] > box_max[i, 0] or hi[1] < box_min[i, 1]
+                or lo[1] > box_max[i, 1] or hi[2] < box_min[i, 2] or lo[2] > box_max[i, 2]):
+            out[i] = 0
+        elif (box_min[i, 0] < lo[0] and hi[0] < box_max[i, 0] and box_min[i, 1] < lo[1]
+              and hi[1] < box_max[i, 1] and box_min[i, 2] < lo[2] and hi[2] < box_max[i, 2]):
+            out[i] = 2
+        else:
+            out[i] = 1
+
+
+@inline
+def _row_dots(axes, a, box_axes, j):  # type: ignore[no-untyped-def]
+    """``axes[a] . box_axes[j, b]`` for b = 0, 1, 2: row a of Ericson's R = A B^T."""
+    return (axes[a, 0] * box_axes[j, 0, 0] + axes[a, 1] * box_axes[j, 0, 1]
+            + axes[a, 2] * box_axes[j, 0, 2],
+            axes[a, 0] * box_axes[j, 1, 0] + axes[a, 1] * box_axes[j, 1, 1]
+            + axes[a, 2] * box_axes[j, 1, 2],
+            axes[a, 0] * box_axes[j, 2, 0] + axes[a, 1] * box_axes[j, 2, 1]
+            + axes[a, 2] * box_axes[j, 2, 2])
+
+
+@inline
+def _abs_eps(row, eps):  # type: ignore[no-untyped-def]
+    return (abs(row[0]) + eps, abs(row[1]) + eps, abs(row[2]) + eps)
+
+
+@kernel
+def box_obb(center, axes, half, box_center, box_axes, step, box_half, out):  # type: ignore[no-untyped-def]
+    """Classify every oriented box against the query box (center, axes, half); box i's axes
+    are ``box_axes[i * step]``. Ericson's R = A B^T and t in A's frame, |R| + epsilon."""
+    eps = np.finfo(center.dtype).eps
+    ea = (half[0], half[1], half[2])
+    for n in range(box_center.shape[0]):
+        j = n * step
+        r = (_row_dots(axes, 0, box_axes, j), _row_dots(axes, 1, box_axes, j),
+             _row_dots(axes, 2, box_axes, j))
+        ar = (_abs_eps(r[0], eps), _abs_eps(r[1], eps), _abs_eps(r[2], eps))
+        t = _local_frame(axes, box_center[n, 0] - center[0], box_center[n, 1] - center[1],
+                         box_center[n, 2] - center[2])
+        out[n] = _obb_class(r, ar, t, ea, (box_half[n, 0], box_half[n, 1], box_half[n, 2]))
+
+
+@inline
+def _local_frame(axes, px, py, pz):  # type: ignore[no-untyped-def]
+    """``axes @ p`` for one (3, 3) frame."""
+    return (axes[0, 0] * px + axes[0, 1] * py + axes[0, 2] * pz,
+            axes[1, 0] * px + axes[1, 1] * py + axes[1, 2] * pz,
+            axes[2, 0] * px + axes[2, 1] * py + axes[2, 2] * pz)
+
+
+@inline
+def _obb_class(r, ar, t, ea, eb):  # type: ignore[no-untyped-def]
+    """RTCD 4.4.1's 15 axes (NONE on the first that separates); else INCLUDE when the query's
+    projection on each of the box's axes lies strictly inside the box's, else INTERSECT."""
+    for i in range(3):
+        if abs(t[i]) > ea[i] + eb[0] * ar[i][0] + eb[1] * ar[i][1] + eb[2] * ar[i][2]:
+            return 0
+    inside = True
+    for j in range(3):
+        s = t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j]
+        ra = ea[0] * ar[0][j] + ea[1] * ar[1][j] + ea[2] * ar[2][j]
+        if abs(s) > ra + eb[j]:
+            return 0
+        inside = inside and abs(s) + ra < eb[j]
+    for i in range(3):
+        i1, i2 = (i + 1) % 3, (i + 2) % 3
+        for j in range(3):
+            j1, j2 = (j + 1) % 3, (j + 2) % 3
+            ra = ea[i1] * ar[i2][j] + ea[i2] * ar[i1][j]
+            rb = eb[j1] * ar[i][j2] + eb[j2] * ar[i][j1]
+            if abs(t[i2] * r[i1][j] - t[i1] * r[i2][j]) > ra + rb:
+                return 0
+    return 2 if inside else 1
+
+
+@inline
+def _sphere_class(cx, cy, cz, radius, lx, ly, lz, hx, hy, hz):  # type: ignore[no-untyped-def]
+    """Arvo: the squared distance from the centre to the box against r^2; INCLUDE when the
+    ball's bounds lie strictly inside the box."""
+    dx = cx - min(max(cx, lx), hx)
+    dy = cy - min(max(cy, ly), hy)
+    dz = cz - min(max(cz, lz), hz)
+    if dx * dx + dy * dy + dz * dz > radius * radius:
+        return 0
+    if (lx < cx - radius and cx + radius < hx and ly < cy - radius and cy + radius < hy
+            and lz < cz - radius and cz + radius < hz):
+        return 2
+    return 1
+
+
+@kernel
+def sphere_aabb(center, radius, box_min, box_max, out):  # type: ignore[no-untyped-def]
+    """Classify every box against the ball (center, radius)."""
+    for i in range(box_min.shape[0]):
+        out[i] = _sphere_class(center[0], center[1], center[2], radius, box_min[i, 0],
+                               box_min[i, 1], box_min[i, 2], box_max[i, 0], box_max[i, 1],
+                               box_max[i, 2])
+
+
+@kernel
+def sphere_obb(center, radius, box_center, axes, step, half, out):  # type: ignore[no-untyped-def]
+    """Classify every oriented box against the ball: Arvo in the box's frame."""
+    for i in range(box_center.shape[0]):
+        cx, cy, cz = _local(axes, i * step, center[0] - box_center[i, 0],
+                            center[1] - box_center[i, 1], center[2] - box_center[i, 2])
+        hx, hy, hz = half[i, 0], half[i, 1], half[i, 2]
+        out[i] = _sphere_class(cx, cy, cz, radius, -hx, -hy, -hz, hx, hy, hz)
+
+
+@kernel
+def distance_aabb(point, box_min, box_max, out):  # type: ignore[no-untyped-def]
+    """Distance from the point to every box: clamp, then sqrt of the squared distance."""
+    for i in range(box_min.shape[0]):
+        dx = point[0] - min(max(point[0], box_min[i, 0]), box_max[i, 0])
+        dy = point[1] - min(max(point[1], box_min[i, 1]), box_max[i, 1])
+        dz = point[2] - min(max(point[2], box_min[i, 2]), box_max[i, 2])
+        out[i] = np.sqrt(dx * dx + dy * dy + dz * dz)
+
+
+@kernel
+def distance_obb(point, box_center, axes, step, half, out):  # type: ignore[no-untyped-def]
+    """Distance from the point to every oriented box, clamped in the box's frame."""
+    for i in range(box_center.shape[0]):
+        px, py, pz = _local(axes, i * step, point[0] - box_center[i, 0],
+                            point[1] - box_center[i, 1], point[2] - box_center[i, 2])
+        dx = px - min(max(px, -half[i, 0]), half[i, 0])
+        dy = py - min(max(py, -half[i, 1]), half[i, 1])
+        dz = pz - min(max(pz, -half[i, 2]), half[i, 2])
+        out[i] = np.sqrt(dx * dx + dy * dy + dz * dz)

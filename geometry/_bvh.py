@@ -34,10 +34,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._bvh_build import Tree, _compiled, build
+from ._bvh_build import Tree, _compiled, build, refit
 from ._threads import in_shares
 
-__all__ = ["Queries", "Tree", "build", "candidates", "queries"]
+__all__ = ["Queries", "Tree", "build", "candidates", "queries", "refit"]
 
 # The walks' tolerances live here, not in _tolerances.py: numba's cache of a compiled function
 # is invalidated only by a change to its own source file, and these constants are frozen into

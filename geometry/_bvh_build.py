@@ -2,12 +2,17 @@
 
 Build (Karras 2012, "Maximizing parallelism in the construction of BVHs"; Lauterbach et al.
 2009, LBVH): each non-empty box gets the 63-bit Morton code of its centre, the boxes are sorted
-by code, and ranges of the sorted order are split top-down at the highest bit in which the
-range's first and last codes differ (at the middle when they are equal), down to leaves of at
-most ``LEAF_SIZE`` boxes. Everything is float64 (float32 boxes convert exactly; one compiled
-version of each function), and node bounds are the min / max of their boxes' coordinates:
-exact. The tree (:class:`Tree`) takes 2K - 1 nodes for K boxes, plus a copy of the boxes in
-leaf order (reading a leaf is then one contiguous read): O(N) beyond the inputs.
+by code (empty boxes after all of them), and ranges of the sorted order are split top-down at
+the highest bit in which the range's first and last codes differ (at the middle when they are
+equal), down to leaves of at most ``LEAF_SIZE`` boxes. Everything is float64 (float32 boxes
+convert exactly; one compiled version of each function), and node bounds are the min / max of
+their boxes' coordinates: exact, and a superset of every non-empty box below (an empty box only
+widens them). The tree (:class:`Tree`) takes 2N - 1 nodes for N boxes, plus a copy of the boxes
+in leaf order (reading a leaf is then one contiguous read): O(N) beyond the inputs.
+
+Refit (:func:`refit`): new coordinates for the same boxes keep the topology; one bottom-up pass
+copies them to leaf order and recomputes every node's bounds, so the walks stay exact however
+far the boxes moved (only their speed decays).
 
 The walk over it is in :mod:`._bvh`; both compile with :func:`_compiled`.
 """
@@ -19,14 +24,18 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ._loops import njit_cached
+from ._threads import in_shares
 
-__all__ = ["LEAF_SIZE", "Tree", "build"]
+__all__ = ["LEAF_SIZE", "Tree", "build", "leaf_order", "refit"]
 
 #: Boxes per leaf at most: four boxes' coordinates are three cache lines.
 LEAF_SIZE = 4
 
 _INF = np.inf
 _MORTON_SCALE = float((1 << 21) - 1)
+#: The fewest boxes a thread's share of a refit's copy holds.
+_GATHER_SHARE_MIN = 1 << 17
+_LAST_CODE = (1 << 63) - 1  #: the empty boxes' code: after (or with) every Morton code
 
 
 def _compiled(func: Any) -> Any:
@@ -37,18 +46,18 @@ def _compiled(func: Any) -> Any:
 
 
 class Tree(NamedTuple):
-    """The hierarchy over K non-empty boxes, as :func:`build` returns it (all float64 / int64,
+    """The hierarchy over N boxes, as :func:`build` returns it (all float64 / int64,
     C-contiguous: one compiled version of the walk)."""
 
-    order: np.ndarray  #: (K,) the input index of each box, in leaf order
-    leaf_min: np.ndarray  #: (K, 3) the boxes in leaf order
+    order: np.ndarray  #: (N,) the input index of each box, in leaf order
+    leaf_min: np.ndarray  #: (N, 3) the boxes in leaf order
     leaf_max: np.ndarray
-    #: (2K - 1,) nodes in depth-first order, siblings adjacent: an inner node has children
+    #: (2N - 1,) nodes in depth-first order, siblings adjacent: an inner node has children
     #: ``child_a`` and ``child_b``; a leaf has ``child_b < 0`` and holds the leaf positions
     #: ``child_a .. child_a - child_b - 1``
     child_a: np.ndarray
     child_b: np.ndarray
-    node_min: np.ndarray  #: (2K - 1, 3) each node's bounds: the min / max over its boxes
+    node_min: np.ndarray  #: (2N - 1, 3) each node's bounds: the min / max over its boxes
     node_max: np.ndarray
     depth: int  #: the nodes on the longest path from the root to a leaf
 
@@ -135,16 +144,22 @@ def _radix_argsort(codes):  # type: ignore[no-untyped-def]
 
 
 @_compiled
-def _non_empty(box_min, box_max):  # type: ignore[no-untyped-def]
+def _by_emptiness(box_min, box_max):  # type: ignore[no-untyped-def]
+    """``(non-empty, empty)``: the indices of the boxes of each kind, ascending."""
     n = box_min.shape[0]
     keep = np.empty(n, np.int64)
+    empty = np.empty(n, np.int64)
     k = 0
+    e = 0
     for i in range(n):
         if (box_min[i, 0] <= box_max[i, 0] and box_min[i, 1] <= box_max[i, 1]
                 and box_min[i, 2] <= box_max[i, 2]):
             keep[k] = i
             k += 1
-    return keep[:k]
+        else:
+            empty[e] = i
+            e += 1
+    return keep[:k], empty[:e]
 
 
 @_compiled
@@ -220,63 +235,71 @@ def _topology(codes, leaf_size):  # type: ignore[no-untyped-def]
 
 
 @_compiled
-def _node_bounds(child_a, child_b, leaf_min, leaf_max):  # type: ignore[no-untyped-def]
-    n = child_a.shape[0]
-    node_min = np.empty((n, 3), leaf_min.dtype)
-    node_max = np.empty((n, 3), leaf_max.dtype)
-    for node in range(n - 1, -1, -1):  # children come after their parent
+def _gather(box_min, box_max, tree, start, end):  # type: ignore[no-untyped-def]
+    """Copy the boxes at leaf positions ``start .. end - 1`` into ``tree``'s leaf order."""
+    order, leaf_min, leaf_max = tree.order, tree.leaf_min, tree.leaf_max
+    for j in range(start, end):
+        i = order[j]
+        for a in range(3):
+            leaf_min[j, a] = box_min[i, a]
+            leaf_max[j, a] = box_max[i, a]
+
+
+@_compiled
+def _node_bounds(tree):  # type: ignore[no-untyped-def]
+    """Recompute every node's bounds from the leaf boxes, in place: children come after their
+    parent, so one pass from the last node up does it."""
+    leaf_min, leaf_max, child_a, child_b, node_min, node_max = (
+        tree.leaf_min, tree.leaf_max, tree.child_a, tree.child_b, tree.node_min, tree.node_max)
+    for node in range(child_a.shape[0] - 1, -1, -1):
         a = child_a[node]
         b = child_b[node]
         if b < 0:
             for ax in range(3):
                 lo = leaf_min[a, ax]
                 hi = leaf_max[a, ax]
-                for i in range(a + 1, a - b):
-                    v = leaf_min[i, ax]
-                    lo = v if v < lo else lo
-                    w = leaf_max[i, ax]
-                    hi = w if w > hi else hi
+                for j in range(a + 1, a - b):
+                    lo = min(lo, leaf_min[j, ax])
+                    hi = max(hi, leaf_max[j, ax])
                 node_min[node, ax] = lo
                 node_max[node, ax] = hi
         else:
             for ax in range(3):
-                lo = node_min[a, ax]
-                v = node_min[b, ax]
-                node_min[node, ax] = v if v < lo else lo
-                hi = node_max[a, ax]
-                w = node_max[b, ax]
-                node_max[node, ax] = w if w > hi else hi
-    return node_min, node_max
+                node_min[node, ax] = min(node_min[a, ax], node_min[b, ax])
+                node_max[node, ax] = max(node_max[a, ax], node_max[b, ax])
 
 
-@_compiled
-def _gather(box_min, box_max, order):  # type: ignore[no-untyped-def]
-    """The boxes in leaf order, in one compiled pass over the rows (faster than numpy's fancy
-    indexing of (K, 3) rows)."""
-    k = order.shape[0]
-    leaf_min = np.empty((k, 3), box_min.dtype)
-    leaf_max = np.empty((k, 3), box_max.dtype)
-    for j in range(k):
-        i = order[j]
-        for a in range(3):
-            leaf_min[j, a] = box_min[i, a]
-            leaf_max[j, a] = box_max[i, a]
-    return leaf_min, leaf_max
+def leaf_order(box_min: np.ndarray, box_max: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(order, codes)``: the (N, 3) float64 C-contiguous boxes' indices sorted by the Morton
+    code of their centres, empty boxes last, and those codes (the empty boxes' after all)."""
+    keep, empty = _by_emptiness(box_min, box_max)
+    codes = _morton_codes(box_min, box_max, keep)
+    sort = _radix_argsort(codes)
+    return (np.concatenate((keep[sort], empty)),
+            np.concatenate((codes[sort], np.full(empty.size, _LAST_CODE))))
 
 
 def build(box_min: np.ndarray, box_max: np.ndarray) -> Tree:
-    """The hierarchy over (N, 3) float64 C-contiguous boxes (validated; empty boxes are left
-    out): no nodes when no box is non-empty."""
-    keep = _non_empty(box_min, box_max)
-    codes = _morton_codes(box_min, box_max, keep)
-    sort = _radix_argsort(codes)
-    order = keep[sort]
-    codes = codes[sort]
-    leaf_min, leaf_max = _gather(box_min, box_max, order)
-    if order.size == 0:
-        empty = np.empty(0, np.int64)
-        bounds = np.empty((0, 3), box_min.dtype)
-        return Tree(order, leaf_min, leaf_max, empty, empty, bounds, bounds, 0)
+    """The hierarchy over (N, 3) float64 C-contiguous boxes (validated): no nodes when there
+    is no box."""
+    order, codes = leaf_order(box_min, box_max)
+    n = order.size
+    if n == 0:
+        none = np.empty(0, np.int64)
+        bounds = np.empty((0, 3))
+        return Tree(order, bounds, bounds, none, none, bounds, bounds, 0)
     child_a, child_b, depth = _topology(codes, LEAF_SIZE)
-    node_min, node_max = _node_bounds(child_a, child_b, leaf_min, leaf_max)
-    return Tree(order, leaf_min, leaf_max, child_a, child_b, node_min, node_max, int(depth))
+    nodes = child_a.size
+    tree = Tree(order, np.empty((n, 3)), np.empty((n, 3)), child_a, child_b,
+                np.empty((nodes, 3)), np.empty((nodes, 3)), int(depth))
+    refit(tree, box_min, box_max)
+    return tree
+
+
+def refit(tree: Tree, box_min: np.ndarray, box_max: np.ndarray) -> None:
+    """Give ``tree``'s boxes new coordinates ((N, 3) float64 C-contiguous, validated, in the
+    input order), in place: the topology is kept, leaf copies and node bounds recomputed. The
+    copy runs in shares on the package's threads; the bounds follow in one pass."""
+    in_shares(lambda start, end: _gather(box_min, box_max, tree, start, end),
+              tree.order.size, _GATHER_SHARE_MIN)
+    _node_bounds(tree)

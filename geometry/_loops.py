@@ -286,8 +286,13 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
                    f"        doubt[i] = r[{n_out}]",
                    f"        count += r[{n_out}]",
                    "    return count", ""]
+    # CPython passes a call of 30 arguments or more as one tuple (CALL_FUNCTION_EX), which
+    # numba's own inliner refuses: such a filter (box vs frustum) is inlined by LLVM instead
+    # (``forceinline``, LLVM's alwaysinline)
+    inline: dict[str, Any] = ({"inline": "always"} if len(loads) < 30
+                              else {"forceinline": True})
     namespace: dict[str, Any] = {
-        "kernel": numba.njit(inline="always", error_model="numpy")(filter),
+        "kernel": numba.njit(error_model="numpy", **inline)(filter),
         "float64": np.float64, "uint64": np.uint64, "np": np, "__name__": __name__,
         "aligned_frame": _aligned_frame()}
     # compiled as if written in this file, so numba's cache can locate and stamp it

@@ -1,9 +1,12 @@
 """Many queries against many boxes: a bounding-volume hierarchy with the per-box answers.
 
-``BoxTree`` answers ``intersect_ray_aabb``, ``classify_segment_aabb`` and
-``triangle_overlaps_aabb`` for M queries against N boxes without testing every pair. The tree
-(:mod:`._bvh`) only *collects candidates*: its float64 tests are widened by certified error
-bounds, so a box whose answer is not a miss / NONE is never left out. Every candidate pair is
+``BoxTree`` answers ``intersect_ray_aabb``, ``classify_segment_aabb``,
+``triangle_overlaps_aabb``, ``classify_aabb_aabb`` (and the boxes' own pairs),
+``distance_point_aabb`` (the k nearest boxes) and ``classify_aabb_frustum`` for M queries
+against N boxes without testing every pair. The tree's walks (:mod:`._bvh`, :mod:`._bvh_pairs`,
+:mod:`._bvh_distance`, :mod:`._bvh_frustum`) only *collect candidates*: their float64 tests are
+exact comparisons or widened by certified error bounds, so a box whose answer is not a miss /
+NONE (or among the k nearest) is never left out. Every candidate pair is
 then answered by the public per-box function itself, in one batched call, so hits, classes and
 t values are exactly theirs, bit for bit.
 """
@@ -11,11 +14,27 @@ t values are exactly theirs, bit for bit.
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._bvh_results import (
+    BoxPairs,
+    FrustumBoxes,
+    NearestBoxes,
+    NearestHits,
+    RayPairs,
+    Rays,
+    SegmentPairs,
+    SelfPairs,
+    TrianglePairs,
+    as_tree_boxes,
+    broadcast_points,
+    sorted_pairs,
+    work,
+)
+from ._exact import to_float
 from ._validate import (
     as_boxes,
     as_finite_points,
@@ -25,11 +44,16 @@ from ._validate import (
     check_nonzero_direction,
     compute_dtype,
 )
+from .aabb_aabb import classify_aabb_aabb
+from .aabb_frustum import classify_aabb_frustum
+from .frustum import Frustum
+from .point_aabb import distance_point_aabb
 from .ray_aabb import intersect_ray_aabb
 from .segment_aabb import classify_segment_aabb
 from .triangle_aabb import triangle_overlaps_aabb
 
-__all__ = ["BoxTree", "NearestHits", "RayPairs", "SegmentPairs", "TrianglePairs"]
+__all__ = ["BoxPairs", "BoxTree", "FrustumBoxes", "NearestBoxes", "NearestHits", "RayPairs",
+           "SegmentPairs", "SelfPairs", "TrianglePairs"]
 
 #: The public functions' ``t_enter`` is within 2 ulps of the exact entry in the output dtype
 #: (SEMANTICS.md): relative 2**-22 in float32, 2**-51 in float64; bounds 8x that, plus an
@@ -38,43 +62,34 @@ OUT_REL: dict[type, float] = {np.float32: 2.0**-19, np.float64: 2.0**-48}
 OUT_ABS: dict[type, float] = {np.float32: 2.0**-120, np.float64: 2.0**-1000}
 
 
-class NearestHits(NamedTuple):
-    """Per ray, the nearest box hit: its index (-1 on a miss) and ``t_enter`` (+inf on a miss)."""
-
-    box_index: Any  #: (M,) int64 array, or an int for one ray
-    t_enter: Any  #: (M,) float array, or a float for one ray
-
-
-class RayPairs(NamedTuple):
-    """Every (ray, box) hit, sorted by ray then box, with the per-box ``t_enter`` / ``t_exit``."""
-
-    ray_index: np.ndarray
-    box_index: np.ndarray
-    t_enter: np.ndarray
-    t_exit: np.ndarray
-
-
-class SegmentPairs(NamedTuple):
-    """Every (segment, box) pair whose class is not NONE, sorted by segment then box."""
-
-    segment_index: np.ndarray
-    box_index: np.ndarray
-    kind: np.ndarray
-
-
-class TrianglePairs(NamedTuple):
-    """Every (triangle, box) pair that overlaps, sorted by triangle then box."""
-
-    triangle_index: np.ndarray
-    box_index: np.ndarray
-
-
 def _compiled() -> ModuleType:
     """The compiled build and walk (:mod:`._bvh`), imported on first use: importing it imports
     numba, which ``import geometry`` and one-item calls never need."""
     from . import _bvh
 
     return _bvh
+
+
+def _distance_walks() -> ModuleType:
+    """The compiled walks by point-box distance (:mod:`._bvh_distance`), imported on first
+    use."""
+    from . import _bvh_distance
+
+    return _bvh_distance
+
+
+def _frustum_walk() -> ModuleType:
+    """The compiled frustum walk (:mod:`._bvh_frustum`), imported on first use."""
+    from . import _bvh_frustum
+
+    return _bvh_frustum
+
+
+def _pair_walks() -> ModuleType:
+    """The compiled box-pair walks (:mod:`._bvh_pairs`), imported on first use."""
+    from . import _bvh_pairs
+
+    return _bvh_pairs
 
 class BoxTree:
     """A bounding-volume hierarchy over N axis-aligned boxes, for many queries at once.
@@ -110,21 +125,11 @@ class BoxTree:
     """
 
     def __init__(self, box_min: ArrayLike, box_max: ArrayLike) -> None:
-        lo, hi = as_boxes("box_min", box_min, "box_max", box_max)
-        if lo.ndim == 1:
-            lo, hi = lo[None], hi[None]
-        for name, arr in (("box_min", lo), ("box_max", hi)):
-            if arr.ndim != 2:
-                raise ValueError(f"{name} must have shape (3,) or (N, 3), got {arr.shape}")
-        if lo.shape != hi.shape:
-            raise ValueError(f"box_min and box_max must have the same shape, got {lo.shape} "
-                             f"and {hi.shape}")
-        check_box_bounds("box_min", lo, "box_max", hi)
-        dtype = compute_dtype(lo, hi)
-        self._dtype = np.dtype(dtype)
+        lo, hi = as_tree_boxes(box_min, box_max)
+        self._dtype = np.dtype(compute_dtype(lo, hi))
         # The tree holds float64 (exact for float32 boxes: one compiled version of the walk);
         # the per-box functions get the candidates back in the boxes' dtype.
-        self._tree = _compiled().build(_work(lo), _work(hi))
+        self._tree = _compiled().build(work(lo), work(hi))
         self._n = len(lo)
 
     def __len__(self) -> int:
@@ -194,7 +199,7 @@ class BoxTree:
         rays = self._rays(origin, direction, t_min, t_max)
         ray, pos = self._candidates(line=(rays.o, rays.d, rays.t_lo, rays.t_hi))
         hit, t_enter, t_exit = self._answer_rays(rays, ray, pos)
-        return RayPairs(*_sorted_pairs(ray[hit], self._tree.order[pos[hit]], t_enter[hit],
+        return RayPairs(*sorted_pairs(ray[hit], self._tree.order[pos[hit]], t_enter[hit],
                                        t_exit[hit]))
 
     def segment_pairs(self, start: ArrayLike, end: ArrayLike) -> SegmentPairs:
@@ -208,16 +213,16 @@ class BoxTree:
         start, end : (3,) or (M, 3) array_like
             The segments (broadcast together); ``start == end`` is a point.
         """
-        s, e = _broadcast_points(("start", start), ("end", end))
-        o = _work(s)
-        d = _work(e) - o
+        s, e = broadcast_points(("start", start), ("end", end))
+        o = work(s)
+        d = work(e) - o
         m = len(o)
         # the segment lies in its bounding box (min / max are exact): a box it meets overlaps it
-        query, pos = self._candidates(box=(_work(np.minimum(s, e)), _work(np.maximum(s, e))),
+        query, pos = self._candidates(box=(work(np.minimum(s, e)), work(np.maximum(s, e))),
                                       line=(o, d, np.zeros(m), np.ones(m)))
         kind = np.asarray(classify_segment_aabb(s[query], e[query], *self._boxes(pos)))
         meets = kind != 0
-        return SegmentPairs(*_sorted_pairs(query[meets], self._tree.order[pos[meets]],
+        return SegmentPairs(*sorted_pairs(query[meets], self._tree.order[pos[meets]],
                                            kind[meets]))
 
     def triangle_pairs(self, v0: ArrayLike, v1: ArrayLike, v2: ArrayLike) -> TrianglePairs:
@@ -231,13 +236,153 @@ class BoxTree:
         v0, v1, v2 : (3,) or (M, 3) array_like
             The triangles' corners (broadcast together); degenerate triangles are allowed.
         """
-        a, b, c = _broadcast_points(("v0", v0), ("v1", v1), ("v2", v2))
+        a, b, c = broadcast_points(("v0", v0), ("v1", v1), ("v2", v2))
         # the triangle's bounding box: min / max are exact, so the overlap test is too
-        query, pos = self._candidates(box=(_work(np.minimum(np.minimum(a, b), c)),
-                                           _work(np.maximum(np.maximum(a, b), c))))
+        query, pos = self._candidates(box=(work(np.minimum(np.minimum(a, b), c)),
+                                           work(np.maximum(np.maximum(a, b), c))))
         overlaps = np.asarray(triangle_overlaps_aabb(a[query], b[query], c[query],
                                                      *self._boxes(pos)), dtype=bool)
-        return TrianglePairs(*_sorted_pairs(query[overlaps], self._tree.order[pos[overlaps]]))
+        return TrianglePairs(*sorted_pairs(query[overlaps], self._tree.order[pos[overlaps]]))
+
+    def box_pairs(self, min: ArrayLike, max: ArrayLike) -> BoxPairs:  # noqa: A002
+        """Every pair of a query box and a box it meets: ``(query_index, box_index, kind)``.
+
+        Exactly the pairs whose ``classify_aabb_aabb(min, max, box_min, box_max)`` is not NONE,
+        with that class (``int8``: 1 INTERSECT, 2 INCLUDE: the query inside the box's
+        interior), sorted by query index, then box index. Closed boxes: touching counts; an
+        empty query or box meets nothing.
+
+        Parameters
+        ----------
+        min, max : (3,) or (M, 3) array_like
+            The query boxes' corners (broadcast together), validated as the tree's boxes.
+        """
+        lo, hi = as_boxes("min", min, "max", max)
+        lead = broadcast_lead(("min", lo, 1), ("max", hi, 1))
+        lo = np.broadcast_to(lo, lead + (3,)).reshape(-1, 3)
+        hi = np.broadcast_to(hi, lead + (3,)).reshape(-1, 3)
+        check_box_bounds("min", lo, "max", hi)
+        # the walk's overlap test is the class's NONE test (exact comparisons); the class call
+        # tells INTERSECT from INCLUDE
+        query, pos = _pair_walks().box_pairs(self._tree, work(lo), work(hi))
+        kind = np.asarray(classify_aabb_aabb(lo[query], hi[query], *self._boxes(pos)))
+        return BoxPairs(*sorted_pairs(query, self._tree.order[pos], kind))
+
+    def self_pairs(self) -> SelfPairs:
+        """Every two boxes of the tree that share a point: ``(i, j)``, ``i < j``.
+
+        Exactly the pairs for which ``classify_aabb_aabb`` of one box against the other is not
+        NONE (closed boxes: touching at a face, an edge or a corner counts; equal boxes pair),
+        sorted by ``i``, then ``j``. Empty boxes never pair. Each pair is found once, by a walk
+        of the tree per box over the boxes after it in the tree's order (Ericson, RTCD chapter 6).
+        """
+        p, q = _pair_walks().self_pairs(self._tree)
+        a, b = self._tree.order[p], self._tree.order[q]
+        return SelfPairs(*sorted_pairs(np.minimum(a, b), np.maximum(a, b)))
+
+    def nearest_boxes(self, points: ArrayLike, k: int) -> NearestBoxes:
+        """The ``k`` nearest boxes to each point: ``(box_index, distance)``, shape (M, k).
+
+        By the distance ``distance_point_aabb(point, box_min, box_max)`` returns (0 inside or
+        on a box), nearest first, the lower box index first among equal distances; the
+        distances are that function's, bit for bit. Where fewer than ``k`` boxes are
+        non-empty, the rows end in ``-1`` / ``+inf``; empty boxes are never listed.
+
+        Parameters
+        ----------
+        points : (3,) or (M, 3) array_like
+            The points; for one point (3,), the results have shape (k,).
+        k : int
+            How many boxes per point, at least 1.
+
+        Returns
+        -------
+        NearestBoxes
+            ``box_index`` int64 and ``distance`` float64 (float32 when the points and the boxes
+            are float32), shape ``points.shape[:-1] + (k,)``.
+        """
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(f"k must be a whole number, at least 1, got {k!r}")
+        k = int(k)
+        p = as_finite_points("points", points)
+        lead = p.shape[:-1]
+        rows = p.reshape(-1, 3)
+        out = compute_dtype(p, np.empty(0, self._dtype))
+        walk = _distance_walks()
+        query, pos = walk.candidates(self._tree, work(rows), k, walk.OUT_REL[out],
+                                     walk.OUT_ABS[out], float(np.finfo(out).max))
+        distance = np.asarray(distance_point_aabb(rows[query], *self._boxes(pos)))
+        index, nearest = walk.select(query, self._tree.order[pos],
+                                     distance.astype(np.float64, copy=False), len(rows), k)
+        nearest = nearest.astype(out, copy=False)
+        return NearestBoxes(index.reshape(lead + (k,)), nearest.reshape(lead + (k,)))
+
+    def frustum(self, frustum: Frustum, *, conservative: bool = False) -> FrustumBoxes:
+        """The boxes a frustum does not cull: ``(box_index, kind)``, ascending.
+
+        Exactly the boxes whose ``classify_aabb_frustum(box_min, box_max, frustum,
+        conservative=conservative)`` is not NONE, with that class (``int8``: 1 INTERSECT,
+        2 INCLUDE). With ``conservative=True``, the plane-only test's answers (boxes near the
+        frustum's edges and corners may be INTERSECT though outside).
+
+        Parameters
+        ----------
+        frustum : Frustum
+        conservative : bool, optional
+        """
+        if not isinstance(frustum, Frustum):
+            raise ValueError(f"frustum must be a Frustum, got {type(frustum).__name__}")
+        bounds = np.array([[-np.inf] * 3, [np.inf] * 3])
+        if not conservative:  # the exact vertices' box, rounded outwards, holds the frustum
+            vertices = frustum.polytope.vertices
+            bounds = np.array([[to_float(min(v[k] for v in vertices), -1) for k in range(3)],
+                               [to_float(max(v[k] for v in vertices), 1) for k in range(3)]])
+        # planes whose offsets overflowed (scaled to normals in [1, 2)) prune nothing
+        planes = bool(np.isfinite(frustum.offsets).all())
+        normals = np.ascontiguousarray(frustum.normals if planes else np.zeros((0, 3)))
+        offsets = np.ascontiguousarray(frustum.offsets if planes else np.zeros(0))
+        pos = _frustum_walk().candidates(self._tree, bounds, normals, offsets)
+        kind = np.asarray(classify_aabb_frustum(*self._boxes(pos), frustum,
+                                                conservative=conservative), np.int8)
+        box = self._tree.order[pos[kind != 0]]
+        order = np.argsort(box)
+        return FrustumBoxes(box[order], kind[kind != 0][order])
+
+    def refit(self, box_min: ArrayLike, box_max: ArrayLike) -> None:
+        """Give the N boxes new coordinates, keeping the tree's shape: for boxes that move.
+
+        Box ``i`` takes ``box_min[i]``, ``box_max[i]``; the hierarchy is kept and its node
+        bounds recomputed from the boxes up, in one pass (a fraction of a build). Every answer
+        stays exact however far the boxes moved (empty boxes may become non-empty and back);
+        only the queries' speed decays as the tree's grouping fits the boxes less well:
+        :meth:`rebuild` then. The tree's dtype becomes the new boxes'.
+
+        Parameters
+        ----------
+        box_min, box_max : (N, 3) array_like
+            The boxes' new corners, N as at the build; validated as there.
+
+        Raises
+        ------
+        ValueError
+            As at the build, and for a shape other than (N, 3).
+        """
+        lo, hi = as_tree_boxes(box_min, box_max)
+        if len(lo) != self._n:
+            raise ValueError(f"box_min must have shape ({self._n}, 3), the tree's boxes, "
+                             f"got {lo.shape}")
+        self._dtype = np.dtype(compute_dtype(lo, hi))
+        _compiled().refit(self._tree, work(lo), work(hi))
+
+    def rebuild(self) -> None:
+        """Build the tree afresh over its current boxes (after :meth:`refit` moved them far);
+        the answers are the same, the queries as fast as after a build."""
+        tree = self._tree
+        lo = np.empty_like(tree.leaf_min)
+        hi = np.empty_like(tree.leaf_max)
+        lo[tree.order] = tree.leaf_min
+        hi[tree.order] = tree.leaf_max
+        self._tree = _compiled().build(lo, hi)
 
     # ------------------------------------------------------------------------------ helpers
 
@@ -249,7 +394,7 @@ class BoxTree:
         return np.repeat(np.arange(len(offsets) - 1), np.diff(offsets)), pos
 
     def _rays(self, origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike,
-              t_max: ArrayLike) -> _Rays:
+              t_max: ArrayLike) -> Rays:
         o = as_finite_points("origin", origin)
         d = as_finite_points("direction", direction)
         check_nonzero_direction("direction", d)
@@ -264,9 +409,9 @@ class BoxTree:
         out_type = compute_dtype(o, d, np.empty(0, self._dtype))
         # a scalar bound goes to the per-box function as the caller gave it (a Python float
         # and a float64 array differ in the output dtype they allow)
-        return _Rays(lead, o_b, d_b, t_min if lo.ndim == 0 else lo, t_max if hi.ndim == 0 else hi,
+        return Rays(lead, o_b, d_b, t_min if lo.ndim == 0 else lo, t_max if hi.ndim == 0 else hi,
                      lo_b, hi_b,
-                     _work(o_b), _work(d_b), _work(lo_b), _work(hi_b),
+                     work(o_b), work(d_b), work(lo_b), work(hi_b),
                      out_type)
 
     def _boxes(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -275,7 +420,7 @@ class BoxTree:
         return (self._tree.leaf_min[pos].astype(self._dtype, copy=False),
                 self._tree.leaf_max[pos].astype(self._dtype, copy=False))
 
-    def _answer_rays(self, rays: _Rays, ray: np.ndarray, pos: np.ndarray
+    def _answer_rays(self, rays: Rays, ray: np.ndarray, pos: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``intersect_ray_aabb`` on candidate pairs (ray index, leaf position):
         ``(hit, t_enter, t_exit)``."""
@@ -284,38 +429,3 @@ class BoxTree:
         hit, t_enter, t_exit = intersect_ray_aabb(
             rays.origin[ray], rays.direction[ray], *self._boxes(pos), t_lo, t_hi)
         return np.asarray(hit), np.asarray(t_enter), np.asarray(t_exit)
-
-
-class _Rays(NamedTuple):
-    lead: tuple[int, ...]  #: the broadcast leading shape
-    origin: np.ndarray  #: (M, 3) as given (the public function's input)
-    direction: np.ndarray
-    t_min: Any  #: as given when a scalar, else the validated array
-    t_max: Any
-    t_min_rows: np.ndarray  #: (M,) views, as given
-    t_max_rows: np.ndarray
-    o: np.ndarray  #: (M, 3) float64 copies for the traversal
-    d: np.ndarray
-    t_lo: np.ndarray
-    t_hi: np.ndarray
-    out_type: type  #: the per-box function's output dtype
-
-
-def _broadcast_points(*named: tuple[str, ArrayLike]) -> list[np.ndarray]:
-    """The (validated) point arguments broadcast together, each as (M, 3) rows."""
-    points = [(name, as_finite_points(name, value), 1) for name, value in named]
-    lead = broadcast_lead(*points)
-    return [np.broadcast_to(p, lead + (3,)).reshape(-1, 3) for _, p, _ in points]
-
-
-def _work(x: np.ndarray) -> np.ndarray:
-    """``x`` as a C-contiguous, writeable float64 array (copied only when it is not one):
-    the compiled walk then sees one array type, so it is compiled once."""
-    return np.require(x, np.float64, ["C", "W"])
-
-
-def _sorted_pairs(query: np.ndarray, box: np.ndarray, *values: np.ndarray
-                  ) -> tuple[np.ndarray, ...]:
-    """The pairs (and their values) sorted by query, then box."""
-    order = np.lexsort((box, query))
-    return (query[order], box[order]) + tuple(v[order] for v in values)

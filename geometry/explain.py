@@ -15,7 +15,6 @@ test for a triangle and a box (Akenine-Möller 2001).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from enum import IntEnum
 from fractions import Fraction
 from typing import NamedTuple
@@ -23,7 +22,20 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import BOX_MAX, BOX_MIN, POINT, Kind, check_elements, check_orthonormal
+from ._rational_input import (
+    Exact,
+    Nums,
+    Vec3,
+    cross,
+    dot,
+    exact_box,
+    exact_frame,
+    exact_or_none,
+    exact_vec,
+    nearest_float,
+    nearest_floats,
+    to_frame,
+)
 from .results import IntersectionType
 
 __all__ = [
@@ -38,12 +50,6 @@ __all__ = [
     "explain_triangle_aabb",
     "explain_triangle_obb",
 ]
-
-#: an exact value: a Fraction, or a float only for +-inf (an empty box's bounds, unbounded t)
-Exact = Fraction | float
-Nums = list[Exact]
-Vec3 = tuple[Exact, Exact, Exact]
-
 
 class SlabKind(IntEnum):
     """What one axis's slab allows of the segment's line ``start + t (end - start)``."""
@@ -176,78 +182,6 @@ class SeparatingAxes(NamedTuple):
     overlaps: bool
 
 
-# --- input --------------------------------------------------------------------------------
-def _exact_number(name: str, x: object) -> Fraction | float:
-    """``x`` exactly: a Fraction, or the float itself for NaN and the infinities (which the
-    callers' checks refuse or accept)."""
-    if isinstance(x, (bool, np.bool_)):
-        raise ValueError(f"{name} must hold numbers, got a bool")
-    if isinstance(x, (int, np.integer)):
-        return Fraction(int(x))
-    if isinstance(x, np.floating) and np.finfo(x.dtype).bits > 64:
-        if np.float64(x) != x:
-            raise ValueError(f"{name} holds {x!r}, which float64 cannot represent exactly")
-    try:
-        value = float(x)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must hold numbers, got {x!r}") from None
-    return value if not math.isfinite(value) else Fraction(value)
-
-
-def _exact_vec(name: str, value: ArrayLike, kind: Kind = POINT) -> Nums:
-    """A (3,) argument's exact values, checked as the queries check an argument of ``kind``."""
-    arr = np.asarray(value)
-    if arr.shape != (3,):
-        raise ValueError(f"{name} must have shape (3,), got {arr.shape}")
-    if arr.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must be an array of numbers, got dtype {arr.dtype}")
-    # tolist() gives exact Python ints / floats up to float64; wider floats stay numpy scalars
-    items = arr.tolist() if arr.dtype.itemsize <= 8 else list(arr)
-    exact = [_exact_number(name, c) for c in items]
-    # only the floats left as they are can be bad: NaN or an infinity
-    check_elements(name, np.array([x if isinstance(x, float) else 0.0 for x in exact]), kind)
-    return exact
-
-
-def _box(box_min: ArrayLike, box_max: ArrayLike) -> tuple[Nums, Nums]:
-    """Exact bounds; +inf in min / -inf in max only as the empty-box marker (ValueError else)."""
-    return _exact_vec("box_min", box_min, BOX_MIN), _exact_vec("box_max", box_max, BOX_MAX)
-
-
-def _frame(center: ArrayLike, axes: ArrayLike,
-           half_size: ArrayLike) -> tuple[Nums, list[Nums], Nums]:
-    c = _exact_vec("center", center)
-    rows = np.asarray(axes)
-    if rows.shape != (3, 3):
-        raise ValueError(f"axes must have shape (3, 3), got {rows.shape}")
-    a = [_exact_vec(f"axes[{i}]", rows[i]) for i in range(3)]
-    check_orthonormal("axes", np.array([_floats(row) for row in a]))
-    h = _exact_vec("half_size", half_size)
-    return c, a, h
-
-
-def _to_frame(p: Nums, center: Nums, axes: list[Nums]) -> Nums:
-    rel = [x - y for x, y in zip(p, center, strict=True)]
-    return [sum((r * x for r, x in zip(row, rel, strict=True)), Fraction(0)) for row in axes]
-
-
-def _float(q: Fraction | float) -> float:
-    """``q`` rounded to the nearest float (+-inf beyond the float range; infinities stay)."""
-    try:
-        return float(q)
-    except OverflowError:
-        return math.inf if q > 0 else -math.inf
-
-
-def _exact(q: Fraction | float) -> Fraction | None:
-    """``q`` if it is a Fraction, None for an infinity."""
-    return q if isinstance(q, Fraction) else None
-
-
-def _floats(v: Sequence[Fraction | float]) -> np.ndarray:
-    return np.array([_float(x) for x in v], dtype=np.float64)
-
-
 # --- segment: the slab method ----------------------------------------------------------------
 def _slabs(frame: str, s: Nums, e: Nums, lo: Nums, hi: Nums) -> Slabs:
     slabs: list[Slab] = []
@@ -270,8 +204,8 @@ def _slabs(frame: str, s: Nums, e: Nums, lo: Nums, hi: Nums) -> Slabs:
             t_in, t_out = (near - s[i]) / d, (far - s[i]) / d
         entries.append(t_in)
         exits.append(t_out)
-        slabs.append(Slab(i, kind, _float(t_in), _float(t_out), _exact(t_in), _exact(t_out),
-                          on_plane))
+        slabs.append(Slab(i, kind, nearest_float(t_in), nearest_float(t_out),
+                          exact_or_none(t_in), exact_or_none(t_out), on_plane))
     t0, t1 = max(entries), min(exits)  # Fractions, or +-inf where no slab bounds them
     if t0 > t1:
         rule = SlabRule.NO_COMMON_T
@@ -283,9 +217,9 @@ def _slabs(frame: str, s: Nums, e: Nums, lo: Nums, hi: Nums) -> Slabs:
         rule = SlabRule.IN_FACE_PLANE
     else:
         rule = SlabRule.INSIDE
-    return Slabs(frame, _floats(s), _floats(e), _floats(lo), _floats(hi),
-                 (slabs[0], slabs[1], slabs[2]),
-                 _float(t0), _float(t1), _exact(t0), _exact(t1), rule, RULE_CLASS[rule])
+    return Slabs(frame, nearest_floats(s), nearest_floats(e), nearest_floats(lo),
+                 nearest_floats(hi), (slabs[0], slabs[1], slabs[2]), nearest_float(t0),
+                 nearest_float(t1), exact_or_none(t0), exact_or_none(t1), rule, RULE_CLASS[rule])
 
 
 def explain_segment_aabb(start: ArrayLike, end: ArrayLike, box_min: ArrayLike,
@@ -319,8 +253,8 @@ def explain_segment_aabb(start: ArrayLike, end: ArrayLike, box_min: ArrayLike,
     ValueError
         For a shape other than (3,), a non-finite coordinate or a value float64 cannot hold.
     """
-    s, e = _exact_vec("start", start), _exact_vec("end", end)
-    lo, hi = _box(box_min, box_max)
+    s, e = exact_vec("start", start), exact_vec("end", end)
+    lo, hi = exact_box(box_min, box_max)
     return _slabs("world", s, e, lo, hi)
 
 
@@ -351,20 +285,12 @@ def explain_segment_obb(start: ArrayLike, end: ArrayLike, center: ArrayLike, axe
     ValueError
         For a bad shape, a non-finite coordinate or axes that are not orthonormal.
     """
-    s, e = _exact_vec("start", start), _exact_vec("end", end)
-    c, a, h = _frame(center, axes, half_size)
-    return _slabs("box", _to_frame(s, c, a), _to_frame(e, c, a), [-x for x in h], h)
+    s, e = exact_vec("start", start), exact_vec("end", end)
+    c, a, h = exact_frame(center, axes, half_size)
+    return _slabs("box", to_frame(s, c, a), to_frame(e, c, a), [-x for x in h], h)
 
 
 # --- triangle: the separating axes -----------------------------------------------------------
-def _cross(a: Sequence[Exact], b: Sequence[Exact]) -> Vec3:
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-def _dot(a: Sequence[Exact], b: Sequence[Exact]) -> Exact:
-    return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
-
-
 #: names of the 13 axes, in the test's order: box normals, triangle normal, e_k x edge_j
 AXIS_NAMES = ("box x", "box y", "box z", "triangle normal",
               *(f"{u} x edge {j}" for u in "xyz" for j in range(3)))
@@ -374,27 +300,28 @@ def _separating_axes(frame: str, verts: list[Nums], lo: Nums, hi: Nums) -> Separ
     edges = [[b - a for a, b in zip(verts[j], verts[(j + 1) % 3], strict=True)] for j in range(3)]
     one, zero_ = Fraction(1), Fraction(0)
     units: list[Vec3] = [(one, zero_, zero_), (zero_, one, zero_), (zero_, zero_, one)]
-    candidates = [*units, _cross(edges[0], edges[1]),
-                  *(_cross(u, edge) for u in units for edge in edges)]
+    candidates = [*units, cross(edges[0], edges[1]),
+                  *(cross(u, edge) for u in units for edge in edges)]
     center = [(a + b) / 2 for a, b in zip(lo, hi, strict=True)]
     half = [(b - a) / 2 for a, b in zip(lo, hi, strict=True)]
     tests: list[AxisTest] = []
     for index, axis in enumerate(candidates):
-        proj = [_dot(axis, v) for v in verts]
-        c = _dot(axis, center)
-        r = _dot([x if x >= 0 else -x for x in axis], half)
+        proj = [dot(axis, v) for v in verts]
+        c = dot(axis, center)
+        r = dot([x if x >= 0 else -x for x in axis], half)
         gap = max(c - r - max(proj), min(proj) - (c + r))
         zero = not any(axis)
         # an empty box (a negative half size) projects to no interval (c - r > c + r) on the
         # normal it is empty along: nothing of it lies there, so that axis separates
         separates = not zero and (gap > 0 or r < 0)
-        tests.append(AxisTest(index, AXIS_NAMES[index], _floats(axis), axis, zero,
-                              _float(min(proj)), _float(max(proj)), _float(c - r),
-                              _float(c + r), _float(gap), separates))
+        tests.append(AxisTest(index, AXIS_NAMES[index], nearest_floats(axis), axis, zero,
+                              nearest_float(min(proj)), nearest_float(max(proj)),
+                              nearest_float(c - r), nearest_float(c + r), nearest_float(gap),
+                              separates))
     separating = next((t.number for t in tests if t.separates), None)
-    return SeparatingAxes(frame, np.array([_floats(v) for v in verts]), _floats(lo),
-                          _floats(hi), _floats(center), tuple(tests), separating,
-                          separating is None)
+    return SeparatingAxes(frame, np.array([nearest_floats(v) for v in verts]),
+                          nearest_floats(lo), nearest_floats(hi), nearest_floats(center),
+                          tuple(tests), separating, separating is None)
 
 
 def explain_triangle_aabb(v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, box_min: ArrayLike,
@@ -427,8 +354,8 @@ def explain_triangle_aabb(v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, box_min: 
     ValueError
         For a shape other than (3,), a non-finite coordinate, or an empty box.
     """
-    verts = [_exact_vec(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))]
-    lo, hi = _box(box_min, box_max)
+    verts = [exact_vec(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))]
+    lo, hi = exact_box(box_min, box_max)
     if any(a > b for a, b in zip(lo, hi, strict=True)):
         raise ValueError("box_min must not exceed box_max: an empty box has no separating axes "
                          "to show (it overlaps nothing)")
@@ -451,6 +378,6 @@ def explain_triangle_obb(v0: ArrayLike, v1: ArrayLike, v2: ArrayLike, center: Ar
     ValueError
         For a bad shape, a non-finite coordinate or non-orthonormal axes.
     """
-    verts = [_exact_vec(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))]
-    c, a, h = _frame(center, axes, half_size)
-    return _separating_axes("box", [_to_frame(v, c, a) for v in verts], [-x for x in h], h)
+    verts = [exact_vec(name, v) for name, v in (("v0", v0), ("v1", v1), ("v2", v2))]
+    c, a, h = exact_frame(center, axes, half_size)
+    return _separating_axes("box", [to_frame(v, c, a) for v in verts], [-x for x in h], h)

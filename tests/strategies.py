@@ -330,6 +330,23 @@ def boxes_near(draw, box, coords=small_int_coords):
     return lo, hi
 
 
+@st.composite
+def boxes_near_frustum(draw, vertices: np.ndarray):
+    """Strategy for ``(box_min, box_max)`` near a frustum's corners (``vertices``, (8, 3)):
+    centred on a corner, on a point between two corners (an edge, a face or the inside) or
+    beside one, at sizes from a thousandth of the near face to the whole frustum, some flat.
+    Boxes near edges and corners outside are where the six plane tests keep false positives."""
+    i, j = draw(st.integers(0, 7)), draw(st.integers(0, 7))
+    t = draw(st.sampled_from([0.0, 0.5, 1.0, 0.25, 0.9]))
+    q = vertices[i] + t * (vertices[j] - vertices[i])
+    near = float(np.min(np.ptp(vertices, axis=0))) or 1.0
+    scale = near * draw(st.sampled_from([1e-3, 0.03, 0.3, 1.0, 3.0, 30.0]))
+    shift = np.array(draw(st.tuples(*[st.integers(-4, 4)] * 3)), dtype=float) * scale / 2
+    low = np.array(draw(st.tuples(*[st.integers(0, 4)] * 3)), dtype=float) * scale / 4
+    high = np.array(draw(st.tuples(*[st.integers(0, 4)] * 3)), dtype=float) * scale / 4
+    return q + shift - low, q + shift + high
+
+
 #: How :func:`obb_pairs` relates the box's axes to the query's: drawn independently, the very
 #: same floats, one entry one ulp off, rows permuted and negated (a quarter turn, exact), the
 #: rows negated (anti-parallel), the identity, or both turned about one coordinate axis (an
@@ -407,3 +424,37 @@ def obb_pairs(draw, aabb=None):
     if rnd.random() < 0.1:
         (h if rnd.random() < 0.5 else g)[rnd.randrange(3)] = -rnd.choice((1.0, 0.5))
     return c, a, h, d, b, g
+
+
+#: Offsets of integer length (the last entry): beyond a face, an edge (3-4-5), a corner
+#: (2-3-6-7, 1-2-2-3).
+_PYTHAGOREAN = ((1, 0, 0, 1), (2, 0, 0, 2), (3, 4, 0, 5), (2, 3, 6, 7), (1, 2, 2, 3))
+
+
+@st.composite
+def spheres_near(draw, box, coords=small_int_coords):
+    """Strategy for ``(center, radius)`` against `box`: a ball tangent from outside to a face,
+    an edge or a corner (the centre an integer-length offset beyond it, the radius that
+    length), tangent from inside (the radius the centre's least distance to a face), or a
+    centre of :func:`points_near` with a radius of `coords` (or 0); in a third of the draws the
+    radius moves by one ulp either way."""
+    rnd = _chooser(draw, box)
+    lo, hi = box
+    proper = bool(np.all(np.isfinite(lo)) and np.all(np.isfinite(hi)) and np.all(lo <= hi))
+    kind = rnd.choice(("outside", "outside", "inside", "near")) if proper else "near"
+    if kind == "near":
+        center = _near(draw, rnd, box, coords, rnd.choice(_NEAR))
+        radius = rnd.choice((0.0, abs(draw(coords))))
+    elif kind == "inside":
+        center = _near(draw, rnd, box, coords, "inside")
+        radius = float(min(np.min(center - lo), np.min(hi - center)))
+    else:
+        *offset, length = rnd.choice(_PYTHAGOREAN)
+        center = np.array([lo[i] + (hi[i] - lo[i]) * rnd.choice(_INTERIOR) for i in range(3)])
+        for axis, step in zip(rnd.sample(range(3), 3), offset, strict=True):
+            if step:
+                center[axis] = lo[axis] - step if rnd.random() < 0.5 else hi[axis] + step
+        radius = float(length)
+    if rnd.random() < 1 / 3:
+        radius = max(0.0, math.nextafter(radius, rnd.choice((-math.inf, math.inf))))
+    return center, radius

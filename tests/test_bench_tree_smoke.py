@@ -12,10 +12,14 @@ from benchmarks import bench_dask, bench_tree  # the checkout's (pytest's python
 
 
 def test_bench_tree_prints_a_boxtree_row(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bench_tree.main(["--n", "2000", "--m", "50", "--repeat", "1"]) == 0
+    assert bench_tree.main(["--n", "2000", "--m", "50", "--repeat", "1", "--boxes", "3000",
+                            "--queries", "60"]) == 0
     out = capsys.readouterr().out
     rows = [line for line in out.splitlines() if line.startswith("| 2e3 | 5e1 | BoxTree |")]
     assert len(rows) == 1, f"expected one BoxTree row in:\n{out}"
+    for query in ("| 3e3 | 3e3 | self_pairs |", "| 3e3 | 0e0 | refit |",
+                  "| 3e3 | 6e1 | box_pairs |", "| 3e3 | 6e1 | nearest_boxes k=8 |"):
+        assert f"{query} BoxTree |" in out, f"expected a BoxTree {query} row in:\n{out}"
 
 
 def test_bench_dask_agrees_with_numpy_and_removes_its_files(

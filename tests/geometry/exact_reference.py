@@ -22,6 +22,7 @@ may be +inf / -inf only in the empty-box form of ``AABB.empty()``.
 
 from __future__ import annotations
 
+import decimal
 import itertools
 import math
 from collections.abc import Sequence
@@ -398,6 +399,248 @@ def classify_aabb_aabb(box_min_a: Vec, box_max_a: Vec, box_min: Vec, box_max: Ve
     corners = [tuple((a_lo, a_hi)[(k >> i) & 1][i] for i in range(3)) for k in range(8)]
     inside = all(point_in_box(c, b_lo, b_hi, strict=True) for c in corners)
     return INCLUDE if inside else INTERSECT
+
+
+# --- point-box distance and sphere vs box ----------------------------------------------------
+def distance2_point_aabb(point: Vec, box_min: Vec, box_max: Vec) -> Fraction | None:
+    """The exact squared distance from a point to the closed box (the point minus its clamp onto
+    the box, squared); None for an empty box."""
+    if box_is_empty(box_min, box_max):
+        return None
+    p, lo, hi = exact_vec(point), exact_vec(box_min), exact_vec(box_max)
+    nearest = [min(max(p[i], lo[i]), hi[i]) for i in range(3)]
+    return _dot(_sub(p, nearest), _sub(p, nearest))
+
+
+def _inverse3(m):
+    """The exact inverse of a 3x3 matrix of Fractions (adjugate over determinant)."""
+    (a, b, c), (d, e, f), (g, h, i) = m
+    det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    adj = [[e * i - f * h, c * h - b * i, b * f - c * e],
+           [f * g - d * i, a * i - c * g, c * d - a * f],
+           [d * h - e * g, b * g - a * h, a * e - b * d]]
+    return [[x / det for x in row] for row in adj]
+
+
+def distance2_point_obb(point: Vec, center: Vec, axes: Sequence[Vec],
+                        half_size: Vec) -> Fraction | None:
+    """The exact squared distance from a point to the OBB as evaluated, the parallelepiped
+    ``{center + E s : |s_k| <= half_size_k}`` with ``E = axes^-1`` (its columns the edge
+    directions): ``min |t - E s|**2`` over that box of ``s`` (``t = point - center``), a convex
+    box-constrained least-squares problem. For a way to fix each ``s_k`` at ``-h_k``, ``h_k``
+    or leave it free (27 in all; the clamp of ``axes @ t`` tried first), the free ones solve
+    the normal equations; the first choice whose ``s`` lies in the box and whose gradient
+    ``E^T (E s - t)`` points out of the box on each fixed axis (the KKT conditions) is the
+    minimiser. None for an empty box."""
+    h = exact_vec(half_size)
+    if any(x < 0 for x in h):
+        return None
+    rows = [exact_vec(r) for r in axes]
+    inv = _inverse3(rows)
+    cols = [tuple(inv[r][k] for r in range(3)) for k in range(3)]  # E's columns
+    t = _sub(exact_vec(point), exact_vec(center))
+    u = [_dot(r, t) for r in rows]
+    guess = tuple((u[k] > h[k]) - (u[k] < -h[k]) for k in range(3))
+    for fixed in (guess, *itertools.product((-1, 0, 1), repeat=3)):
+        free = [k for k in range(3) if fixed[k] == 0]
+        s = [fixed[k] * h[k] for k in range(3)]
+        base = tuple(t[j] - sum(s[k] * cols[k][j] for k in range(3)) for j in range(3))
+        if free:
+            gram = [[_dot(cols[a], cols[b]) for b in free] for a in free]
+            sol = _solve_small(gram, [_dot(cols[a], base) for a in free])
+            if any(abs(x) > h[k] for x, k in zip(sol, free, strict=True)):
+                continue
+            for x, k in zip(sol, free, strict=True):
+                s[k] = x
+        residual = tuple(t[j] - sum(s[k] * cols[k][j] for k in range(3)) for j in range(3))
+        # the gradient of |t - E s|**2 / 2 on a fixed s_k is -E_k . residual: it must not
+        # point into the box (s_k = h_k: E_k . residual >= 0; s_k = -h_k: <= 0)
+        if all(fixed[k] * _dot(cols[k], residual) >= 0 for k in range(3) if fixed[k]):
+            return _dot(residual, residual)
+    raise AssertionError("no choice meets the KKT conditions")
+
+
+def _solve_small(m, b):
+    """Solve a 1x1..3x3 symmetric positive definite system exactly (Cramer's rule)."""
+    n = len(b)
+    if n == 1:
+        return [b[0] / m[0][0]]
+    if n == 2:
+        det = m[0][0] * m[1][1] - m[0][1] * m[1][0]
+        return [(b[0] * m[1][1] - m[0][1] * b[1]) / det, (m[0][0] * b[1] - b[0] * m[1][0]) / det]
+    inv = _inverse3(m)
+    return [_dot(inv[r], b) for r in range(3)]
+
+
+def root_text(d2: Fraction | None) -> str:
+    """The root of an exact square, to 20 digits, for messages (``inf`` for None)."""
+    if d2 is None:
+        return "inf"
+    with decimal.localcontext() as context:
+        context.prec = 20
+        return str((decimal.Decimal(d2.numerator) / d2.denominator).sqrt())
+
+
+def is_faithful(got: float, d2: Fraction | None, dtype: type = np.float64) -> bool:
+    """Whether the distance ``got`` is a faithful rounding, in ``dtype``, of the distance whose
+    exact square is ``d2`` (None: an empty box, distance inf): ``pred(got) < d < succ(got)``,
+    compared squared (the exact distance itself where it is a float)."""
+    if d2 is None:
+        return got == INF
+    got = dtype(got)
+    if not np.isfinite(got):
+        return bool(got == np.inf) and d2 > Fraction(float(np.finfo(dtype).max)) ** 2
+    with np.errstate(all="ignore"):  # the floats next to 0 are subnormal
+        below = np.nextafter(got, dtype(-INF))
+        above = np.nextafter(got, dtype(INF))
+    low_ok = below < 0 or Fraction(float(below)) ** 2 < d2
+    high_ok = not np.isfinite(above) or d2 < Fraction(float(above)) ** 2
+    return bool(got >= 0 and low_ok and high_ok)
+
+
+def classify_sphere_aabb(center: Vec, radius, box_min: Vec, box_max: Vec) -> int:
+    """The closed ball ``|p - center| <= radius`` against the closed box: NONE iff the squared
+    distance from the centre exceeds ``radius**2``; INCLUDE iff the ball lies in the open box,
+    ``box_min + radius < center < box_max - radius`` per axis; INTERSECT otherwise."""
+    d2 = distance2_point_aabb(center, box_min, box_max)
+    r = exact(radius)
+    if d2 is None or d2 > r * r:
+        return NONE
+    s, lo, hi = exact_vec(center), exact_vec(box_min), exact_vec(box_max)
+    inside = all(lo[i] + r < s[i] < hi[i] - r for i in range(3))
+    return INCLUDE if inside else INTERSECT
+
+
+def classify_sphere_obb(center: Vec, radius, box_center: Vec, box_axes: Sequence[Vec],
+                        box_half_size: Vec) -> int:
+    """The closed ball against the OBB as evaluated: NONE iff the squared distance from the
+    centre (:func:`distance2_point_obb`) exceeds ``radius**2``; INCLUDE iff the ball is in the
+    open interior: the centre's distance to each face plane, ``(h_i -+ a_i . (s - c)) / |a_i|``,
+    exceeds ``radius`` (compared squared, after the sign); INTERSECT otherwise."""
+    d2 = distance2_point_obb(center, box_center, box_axes, box_half_size)
+    r = exact(radius)
+    if d2 is None or d2 > r * r:
+        return NONE
+    u = to_box_frame(center, box_center, box_axes)
+    h = exact_vec(box_half_size)
+    for i, row in enumerate(box_axes):
+        norm2 = _dot(exact_vec(row), exact_vec(row))
+        for gap in (h[i] - u[i], h[i] + u[i]):
+            if gap <= 0 or gap * gap <= r * r * norm2:
+                return INTERSECT
+    return INCLUDE
+
+
+# --- planes and frusta (plane_side_*, Frustum, classify_*_frustum) ------------------------------
+# A box is given by its planes (inside: n . p >= o) and its corners; a frustum by its planes.
+# Box vs frustum: INCLUDE iff every corner is strictly inside every frustum plane (both convex);
+# NONE iff the twelve half-spaces have no common point, decided by vertex enumeration: the
+# system is bounded (the frustum is), so it has a point iff it has a vertex, the solution of
+# three of its planes that satisfies all twelve. No separating axes here.
+
+
+def aabb_planes_corners(box_min: Vec, box_max: Vec):
+    """``(planes, corners)`` of a non-empty closed axis-aligned box."""
+    lo, hi = exact_vec(box_min), exact_vec(box_max)
+    unit = [tuple(Fraction(int(i == k)) for i in range(3)) for k in range(3)]
+    planes = [(u, lo[k]) for k, u in enumerate(unit)] + \
+        [(tuple(-x for x in u), -hi[k]) for k, u in enumerate(unit)]
+    corners = [(a, b, c) for a in (lo[0], hi[0]) for b in (lo[1], hi[1]) for c in (lo[2], hi[2])]
+    return planes, corners
+
+
+def obb_planes_corners(center: Vec, axes: Sequence[Vec], half_size: Vec):
+    """``(planes, corners)`` of ``{p : |axes[i] . (p - center)| <= half_size_i}`` (non-empty):
+    the corners solve ``axes @ (p - center) = (+-h0, +-h1, +-h2)`` by Cramer's rule."""
+    c, h = exact_vec(center), exact_vec(half_size)
+    a = [exact_vec(row) for row in axes]
+    planes = []
+    for i in range(3):
+        ac = _dot(a[i], c)
+        planes.append((a[i], ac - h[i]))
+        planes.append((tuple(-x for x in a[i]), -ac - h[i]))
+    det = _dot(a[0], _cross(a[1], a[2]))
+    corners = []
+    for s0 in (-1, 1):
+        for s1 in (-1, 1):
+            for s2 in (-1, 1):
+                rhs = (s0 * h[0], s1 * h[1], s2 * h[2])
+                u = _solve3(a, rhs, det)
+                corners.append(tuple(c[k] + u[k] for k in range(3)))
+    return planes, corners
+
+
+def _solve3(rows, rhs, det):
+    """The solution of ``rows @ x = rhs`` (det the rows' non-zero determinant)."""
+    out = []
+    for k in range(3):
+        m = [list(r) for r in rows]
+        for i in range(3):
+            m[i][k] = rhs[i]
+        out.append(_dot(m[0], _cross(m[1], m[2])) / det)
+    return tuple(out)
+
+
+def plane_side(normal: Vec, offset, corners) -> int:
+    """-1 / 0 / +1: every corner below, some on or across, every corner above the plane."""
+    n, o = exact_vec(normal), exact(offset)
+    values = [_dot(n, p) - o for p in corners]
+    if all(v < 0 for v in values):
+        return -1
+    return 1 if all(v > 0 for v in values) else 0
+
+
+def frustum_planes_from_matrix(m) -> list:
+    """The six clip inequalities of ``[p, 1] @ m`` (``-w <= x, y, z <= w``) as planes
+    ``n . p >= o``: ``w + s clip_j >= 0`` with ``clip_j = sum_k p_k m[k][j] + m[3][j]``."""
+    e = [[exact(x) for x in row] for row in np.asarray(m, dtype=np.float64)]
+    planes = []
+    for j in range(3):
+        for s in (1, -1):
+            planes.append((tuple(e[k][3] + s * e[k][j] for k in range(3)),
+                           -(e[3][3] + s * e[3][j])))
+    return planes
+
+
+def in_clip_volume(m, point: Vec) -> bool:
+    """Whether ``[p, 1] @ m`` satisfies ``-w <= x, y, z <= w``, exactly."""
+    e = [[exact(x) for x in row] for row in np.asarray(m, dtype=np.float64)]
+    p = [*exact_vec(point), Fraction(1)]
+    clip = [sum((p[k] * e[k][j] for k in range(4)), Fraction(0)) for j in range(4)]
+    return all(-clip[3] <= clip[j] <= clip[3] for j in range(3))
+
+
+def feasible(planes) -> bool:
+    """Whether the bounded system ``n . p >= o`` has a point (it has a vertex then)."""
+    for i in range(len(planes)):
+        for j in range(i + 1, len(planes)):
+            for k in range(j + 1, len(planes)):
+                rows = [planes[i][0], planes[j][0], planes[k][0]]
+                det = _dot(rows[0], _cross(rows[1], rows[2]))
+                if det == 0:
+                    continue
+                p = _solve3(rows, (planes[i][1], planes[j][1], planes[k][1]), det)
+                if all(_dot(n, p) >= o for n, o in planes):
+                    return True
+    return False
+
+
+def classify_box_frustum(box_planes, box_corners, frustum_planes) -> int:
+    """NONE / INTERSECT / INCLUDE of a non-empty box against a frustum's planes."""
+    if all(_dot(n, p) > o for n, o in frustum_planes for p in box_corners):
+        return INCLUDE
+    if any(all(_dot(n, p) < o for p in box_corners) for n, o in frustum_planes):
+        return NONE  # (a shortcut: the vertex enumeration gives the same)
+    return INTERSECT if feasible(list(frustum_planes) + list(box_planes)) else NONE
+
+
+def classify_box_frustum_planes_only(box_corners, frustum_planes) -> int:
+    """The conservative answer: NONE iff one plane has every corner behind it."""
+    if any(all(_dot(n, p) < o for p in box_corners) for n, o in frustum_planes):
+        return NONE
+    if all(_dot(n, p) > o for n, o in frustum_planes for p in box_corners):
+        return INCLUDE
+    return INTERSECT
 
 
 # --- box vs box: two boxes as slabs, decided by vertex enumeration ---------------------------

@@ -1,0 +1,210 @@
+"""Axis-aligned box vs view frustum: NONE, INTERSECT or INCLUDE, exactly.
+
+A box and a frustum (two convex polytopes) share no point iff an axis separates them, among the
+frustum's six plane normals, the box's three face normals and the cross products of a box edge
+and a frustum edge (the separating axis theorem, Gottschalk et al. 1996; Ericson 2005, 5.2.1).
+The six planes alone (the p-vertex / n-vertex test, Greene 1994, which three.js and JOML use)
+keep boxes near the frustum's edges and corners that lie outside: ``conservative=True`` gives
+that classic answer. ``_filter`` runs the plane tests in float64 with a certified bound
+(``_tolerances.PLANE_BOUND``) and the box's face normals exactly (the frustum's bounding box
+rounded inwards); what they leave undecided, ``_exact`` decides by every axis in rationals
+(:mod:`._frustum_exact`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._dask import dask_aware
+from ._engine import CLASS, Query
+from ._frustum_exact import box_of_aabb, classify_box, plane_extremes, registered
+from ._frustum_filter import aabb_cross_axes, aabb_plane
+from ._validate import BOX_MAX, BOX_MIN, FRUSTUM_AXES, FRUSTUM_PLANES
+from .frustum import Frustum
+from .results import IntersectionType
+
+__all__ = ["classify_aabb_frustum"]
+
+
+def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
+            n0x: float, n0y: float, n0z: float, o0: float, n1x: float, n1y: float, n1z: float,
+            o1: float, n2x: float, n2y: float, n2z: float, o2: float, n3x: float, n3y: float,
+            n3z: float, o3: float, n4x: float, n4y: float, n4z: float, o4: float, n5x: float,
+            n5y: float, n5z: float, o5: float, fx: float, fy: float, fz: float, gx: float,
+            gy: float, gz: float, trust: float, key: float,
+            c0x: float, c0y: float, c0z: float, c1x: float, c1y: float, c1z: float, c2x: float,
+            c2y: float, c2z: float, c3x: float, c3y: float, c3z: float, c4x: float, c4y: float,
+            c4z: float, c5x: float, c5y: float, c5z: float, c6x: float, c6y: float, c6z: float,
+            c7x: float, c7y: float, c7z: float, d0x: float, d0y: float, d0z: float, d1x: float,
+            d1y: float, d1z: float, d2x: float, d2y: float, d2z: float, d3x: float, d3y: float,
+            d3z: float, d4x: float, d4y: float, d4z: float, d5x: float, d5y: float, d5z: float,
+            d6x: float, d6y: float, d6z: float, d7x: float, d7y: float, d7z: float, d8x: float,
+            d8y: float, d8z: float, d9x: float, d9y: float, d9z: float, d10x: float, d10y: float,
+            d10z: float, d11x: float, d11y: float, d11z: float, reach: float, first_pass: bool
+            ) -> tuple[int, bool]:
+    """``(class, doubt)`` of one box against the frustum (the scalars of ``Frustum``: six
+    planes, the bounding box ``[f, g]`` of its vertices rounded inwards, ``trust`` 1 when all
+    of them are finite, ``key`` for the exact pass; its 8 corners
+    ``c``, 12 edge directions ``d`` and largest |corner coordinate| ``reach``).
+
+    A plane that the box lies wholly behind makes it NONE, the box strictly inside every plane
+    INCLUDE; a box face normal separates where ``h < f`` or ``l > g`` (exact: the exact bound
+    lies in ``[f, g]``'s rounding, adjacent floats). A box across a plane is INTERSECT for sure
+    where its centre lies inside every plane beyond the bound. The rest (few boxes) is left
+    by the engine's first pass to its second (``first_pass`` False), which tests the cross
+    axes (:func:`._frustum_filter.aabb_cross_axes`): NONE where one separates, INTERSECT
+    where none can and no plane can, and the box is across a plane; doubt else, for the exact
+    pass. Doubt also for a non-finite value (bad input, the empty-box infinities, an
+    overflow). A finite empty box (min > max) is NONE."""
+    total = lx + ly + lz + hx + hy + hz
+    bad = (not total - total == 0.0) | (not trust == 1.0)
+    empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
+    cx, cy, cz = (lx + hx) * 0.5, (ly + hy) * 0.5, (lz + hz) * 0.5
+    ex, ey, ez = (hx - lx) * 0.5, (hy - ly) * 0.5, (hz - lz) * 0.5
+    big = max(max(abs(cx), abs(cy)), abs(cz)) + max(max(ex, ey), ez)
+    far0, near0, mid0, b0 = aabb_plane(n0x, n0y, n0z, o0, cx, cy, cz, ex, ey, ez, big)
+    far1, near1, mid1, b1 = aabb_plane(n1x, n1y, n1z, o1, cx, cy, cz, ex, ey, ez, big)
+    far2, near2, mid2, b2 = aabb_plane(n2x, n2y, n2z, o2, cx, cy, cz, ex, ey, ez, big)
+    far3, near3, mid3, b3 = aabb_plane(n3x, n3y, n3z, o3, cx, cy, cz, ex, ey, ez, big)
+    far4, near4, mid4, b4 = aabb_plane(n4x, n4y, n4z, o4, cx, cy, cz, ex, ey, ez, big)
+    far5, near5, mid5, b5 = aabb_plane(n5x, n5y, n5z, o5, cx, cy, cz, ex, ey, ez, big)
+    behind = (far0 < -b0) | (far1 < -b1) | (far2 < -b2) | (far3 < -b3) | (far4 < -b4) \
+        | (far5 < -b5)
+    inside = (near0 > b0) & (near1 > b1) & (near2 > b2) & (near3 > b3) & (near4 > b4) \
+        & (near5 > b5)
+    beside = (hx < fx) | (hy < fy) | (hz < fz) | (lx > gx) | (ly > gy) | (lz > gz)
+    centred = (mid0 > b0) & (mid1 > b1) & (mid2 > b2) & (mid3 > b3) & (mid4 > b4) & (mid5 > b5)
+    # an overflow leaves a bound infinite (or a value NaN: then no comparison holds)
+    huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
+    sure = behind | inside | beside | centred
+    separated = False
+    if (not first_pass) & (not sure):
+        ahead = (far0 > b0) & (far1 > b1) & (far2 > b2) & (far3 > b3) & (far4 > b4) \
+            & (far5 > b5)
+        cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) \
+            | (near4 < -b4) | (near5 < -b5)
+        separated, overlapping = aabb_cross_axes(
+            lx, ly, lz, hx, hy, hz, big,
+            (c0x, c0y, c0z, c1x, c1y, c1z, c2x, c2y, c2z, c3x, c3y, c3z, c4x, c4y, c4z, c5x,
+             c5y, c5z, c6x, c6y, c6z, c7x, c7y, c7z),
+            (d0x, d0y, d0z, d1x, d1y, d1z, d2x, d2y, d2z, d3x, d3y, d3z, d4x, d4y, d4z, d5x,
+             d5y, d5z, d6x, d6y, d6z, d7x, d7y, d7z, d8x, d8y, d8z, d9x, d9y, d9z, d10x, d10y,
+             d10z, d11x, d11y, d11z), reach)
+        sure = separated | (overlapping & ahead & cut)
+    code = 0 if behind | beside | separated | empty else (2 if inside else 1)
+    return code, bad | huge | ((not empty) & (not sure))
+
+
+def _exact(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
+           *frustum: float) -> int:
+    """The class of one box, exactly, by every separating axis (the empty-box infinities
+    allowed)."""
+    if not (lx <= hx and ly <= hy and lz <= hz):
+        return 0
+    return classify_box(box_of_aabb((lx, ly, lz), (hx, hy, hz)), registered(frustum[31]), True)
+
+
+def _conservative_filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
+                         n0x: float, n0y: float, n0z: float, o0: float, n1x: float,
+                         n1y: float, n1z: float, o1: float, n2x: float, n2y: float, n2z: float,
+                         o2: float, n3x: float, n3y: float, n3z: float, o3: float, n4x: float,
+                         n4y: float, n4z: float, o4: float, n5x: float, n5y: float, n5z: float,
+                         o5: float, fx: float, fy: float, fz: float, gx: float, gy: float,
+                         gz: float, trust: float, key: float) -> tuple[int, bool]:
+    """``(class, doubt)`` by the six planes alone: NONE where one plane has the whole box
+    behind it, INCLUDE strictly inside all, INTERSECT otherwise, each certain or doubt."""
+    total = lx + ly + lz + hx + hy + hz
+    bad = (not total - total == 0.0) | (not trust == 1.0)
+    empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
+    cx, cy, cz = (lx + hx) * 0.5, (ly + hy) * 0.5, (lz + hz) * 0.5
+    ex, ey, ez = (hx - lx) * 0.5, (hy - ly) * 0.5, (hz - lz) * 0.5
+    big = max(max(abs(cx), abs(cy)), abs(cz)) + max(max(ex, ey), ez)
+    far0, near0, mid0, b0 = aabb_plane(n0x, n0y, n0z, o0, cx, cy, cz, ex, ey, ez, big)
+    far1, near1, mid1, b1 = aabb_plane(n1x, n1y, n1z, o1, cx, cy, cz, ex, ey, ez, big)
+    far2, near2, mid2, b2 = aabb_plane(n2x, n2y, n2z, o2, cx, cy, cz, ex, ey, ez, big)
+    far3, near3, mid3, b3 = aabb_plane(n3x, n3y, n3z, o3, cx, cy, cz, ex, ey, ez, big)
+    far4, near4, mid4, b4 = aabb_plane(n4x, n4y, n4z, o4, cx, cy, cz, ex, ey, ez, big)
+    far5, near5, mid5, b5 = aabb_plane(n5x, n5y, n5z, o5, cx, cy, cz, ex, ey, ez, big)
+    behind = (far0 < -b0) | (far1 < -b1) | (far2 < -b2) | (far3 < -b3) | (far4 < -b4) \
+        | (far5 < -b5)
+    inside = (near0 > b0) & (near1 > b1) & (near2 > b2) & (near3 > b3) & (near4 > b4) \
+        & (near5 > b5)
+    # INTERSECT is sure when no plane can have the box behind it and one cuts into it
+    ahead = (far0 > b0) & (far1 > b1) & (far2 > b2) & (far3 > b3) & (far4 > b4) & (far5 > b5)
+    cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) | (near4 < -b4) \
+        | (near5 < -b5)
+    huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
+    code = 0 if behind | empty else (2 if inside else 1)
+    return code, bad | huge | ((not empty) & (not (behind | inside | (ahead & cut))))
+
+
+def _conservative_exact(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
+                        *frustum: float) -> int:
+    """The plane-only class of one box, exactly."""
+    if not (lx <= hx and ly <= hy and lz <= hz):
+        return 0
+    box = box_of_aabb((lx, ly, lz), (hx, hy, hz))
+    extremes = [plane_extremes(box, plane) for plane in registered(frustum[-1]).planes]
+    if any(far < 0 for _, far in extremes):
+        return 0
+    return 2 if all(near > 0 for near, _ in extremes) else 1
+
+
+_ARGS = [("box_min", BOX_MIN), ("box_max", BOX_MAX), ("frustum", FRUSTUM_PLANES)]
+_QUERY = Query(_filter, _exact, args=[*_ARGS, ("frustum", FRUSTUM_AXES)], outputs=[CLASS],
+               second_pass=True, contract=True)
+_CONSERVATIVE = Query(_conservative_filter, _conservative_exact, args=_ARGS, outputs=[CLASS],
+                      contract=True)
+_CLASSES = tuple(IntersectionType)
+
+
+@dask_aware
+def classify_aabb_frustum(
+    box_min: ArrayLike, box_max: ArrayLike, frustum: Frustum, *, conservative: bool = False,
+    out: np.ndarray | None = None,
+) -> IntersectionType | np.ndarray:
+    """Classify each box against the frustum: NONE, INTERSECT or INCLUDE.
+
+    The box is the closed set ``{box_min <= p <= box_max}``, the frustum the closed convex
+    volume of its six planes. ``NONE``: they share no point. ``INCLUDE``: the box lies in the
+    frustum's open interior (strictly inside every plane). ``INTERSECT``: otherwise. Exact: a
+    box near an edge or a corner of the frustum that the six plane tests cannot reject but that
+    lies outside is NONE (the separating axis theorem). A box touching a plane from outside is
+    INTERSECT; a flat box is INCLUDE when strictly inside; an empty box (``min > max`` on an
+    axis, e.g. ``AABB.empty()``) is NONE. Exact for the floats given at every magnitude, and
+    for the frustum's exact planes.
+
+    ``conservative=True`` gives the classic plane-only test instead (Greene 1994; three.js
+    ``Frustum.intersectsBox``, JOML ``intersectAab``): NONE only where one plane has the whole
+    box behind it, so boxes near the frustum's edges and corners may be INTERSECT though they
+    lie outside; INCLUDE as above. Each plane's verdict is exact.
+
+    Parameters
+    ----------
+    box_min, box_max : (3,) or (N, 3) array_like
+        The boxes' corners. ``+inf`` in ``box_min`` / ``-inf`` in ``box_max`` mean an empty box.
+    frustum : Frustum
+    conservative : bool, optional
+        The plane-only test.
+    out : (N,) int8 ndarray, optional
+        Written with the codes and returned.
+
+    Returns
+    -------
+    IntersectionType or (N,) int8 ndarray
+        A scalar when the box is a single item.
+
+    Raises
+    ------
+    ValueError
+        For a non-finite coordinate, a shape that is not (..., 3), or shapes that do not
+        broadcast; the message names the argument.
+    """
+    if not isinstance(frustum, Frustum):
+        raise ValueError(f"frustum must be a Frustum, got {type(frustum).__name__}")
+    if conservative:
+        codes = _CONSERVATIVE(box_min, box_max, frustum._constants, out=out)
+    else:
+        codes = _QUERY(box_min, box_max, frustum._constants, frustum._sat_constants, out=out)
+    return _CLASSES[codes] if type(codes) is int else codes
