@@ -34,7 +34,7 @@ from ._tolerances import (
 )
 
 __all__ = ["aabb_ints", "axes_defect", "box_bound", "box_class", "box_margins",
-           "classify_boxes_exact", "obb_ints"]
+           "classify_boxes_exact", "obb_ints", "zero_pairs"]
 
 _INF = float("inf")
 
@@ -56,22 +56,33 @@ def axes_defect(a00: float, a01: float, a02: float, a10: float, a11: float, a12:
 
 
 @jitable
+def zero_pairs(a00: float, a01: float, a02: float, a10: float, a11: float, a12: float,
+               a20: float, a21: float, a22: float) -> tuple[int, int, int]:
+    """For each row i, the coordinates (bit k for coordinate k) where rows i+1 and i+2 are
+    both exactly zero: :func:`box_margins`' ``pairs``."""
+    z0 = (a00 == 0.0) * 1 + (a01 == 0.0) * 2 + (a02 == 0.0) * 4
+    z1 = (a10 == 0.0) * 1 + (a11 == 0.0) * 2 + (a12 == 0.0) * 4
+    z2 = (a20 == 0.0) * 1 + (a21 == 0.0) * 2 + (a22 == 0.0) * 4
+    return z1 & z2, z2 & z0, z0 & z1
+
+
+@jitable
 def _edge(x: float, y: float, tx: float, ty: float, hy: float, hx: float, gy: float, gx: float,
-          zx: float, zy: float, exact_edges: bool) -> float:
+          zx: float, zy: float, exact_edges: bool, pairs: int) -> float:
     """The margin of the axis ``e_i x M_l`` (``x = M[i+1, l]``, ``y = M[i+2, l]``, ``tx =
     t[i+2]``, ``ty = t[i+1]``; ``hy, hx`` the frame box's half sizes on axes i+1, i+2; ``zx =
     R[i, l+2]``, ``zy = R[i, l+1]`` with ``gy, gx`` the other box's on l+1, l+2): positive iff
-    it separates. ``exact_edges``: ``x, y`` are the exact entries, so both zero is an axis that
-    is zero exactly, skipped (-inf)."""
+    it separates. An axis that is zero exactly is skipped (-inf): where ``exact_edges`` (``x, y``
+    are the exact entries) and both are zero, or where ``pairs`` (see :func:`box_margins`)."""
     m = abs(x * tx - y * ty) - (hy * abs(y) + hx * abs(x) + gy * abs(zx) + gx * abs(zy))
-    return -_INF if exact_edges & (x == 0.0) & (y == 0.0) else m
+    return -_INF if (exact_edges & (x == 0.0) & (y == 0.0)) | (pairs != 0) else m
 
 
 @jitable
 def box_margins(t0: float, t1: float, t2: float, p0: float, p1: float, p2: float, q0: float,
                 q1: float, q2: float, r00: float, r01: float, r02: float, r10: float, r11: float,
-                r12: float, r20: float, r21: float, r22: float, exact_edges: bool
-                ) -> tuple[float, float, float]:
+                r12: float, r20: float, r21: float, r22: float, exact_edges: bool, pa0: int,
+                pa1: int, pa2: int, pb0: int, pb1: int, pb2: int) -> tuple[float, float, float]:
     """``(separation, p_inside, q_inside)`` of the box ``P = [-p, p]`` and the parallelepiped
     ``Q = t + R [-q, q]`` (``R`` row-major; its columns Q's edges, the rows of its transpose
     Q's face normals), in float64:
@@ -83,6 +94,12 @@ def box_margins(t0: float, t1: float, t2: float, p0: float, p1: float, p2: float
       P lies in Q's open interior (every corner of P strictly inside every slab of Q);
     - ``q_inside``: the largest over P's faces of ``|t_i| + r_Q(e_i) - p_i``, negative iff Q
       lies in P's open interior.
+
+    ``pa_i`` (``pb_l``): bit k set where the frame box's rows i+1 and i+2 (the other box's
+    rows l+1 and l+2) are both zero in coordinate k (:func:`zero_pairs`; 0 where R is not a
+    product of two boxes' rows). Where ``pa_i & pb_l``, those four rows lie in one coordinate
+    plane, so ``M[i+1, l] = a_{i+1} . (b_{l+1} x b_{l+2}) / det`` and ``M[i+2, l]`` are zero
+    exactly and the axis ``e_i x M_l`` is zero (two boxes turned about the same coordinate axis).
 
     Straight-line code (selects, no early exit), so that a compiled loop vectorises.
     """
@@ -108,23 +125,23 @@ def box_margins(t0: float, t1: float, t2: float, p0: float, p1: float, p2: float
     m, n = c - q2 - s, c + s - q2
     sep, p_in = (m if m > sep else sep), (n if n > p_in else p_in)
     # the edge x edge axes e_i x M_l
-    m = _edge(r10, r20, t2, t1, p1, p2, q1, q2, r02, r01, exact_edges)
+    m = _edge(r10, r20, t2, t1, p1, p2, q1, q2, r02, r01, exact_edges, pa0 & pb0)
     sep = m if m > sep else sep
-    m = _edge(r11, r21, t2, t1, p1, p2, q2, q0, r00, r02, exact_edges)
+    m = _edge(r11, r21, t2, t1, p1, p2, q2, q0, r00, r02, exact_edges, pa0 & pb1)
     sep = m if m > sep else sep
-    m = _edge(r12, r22, t2, t1, p1, p2, q0, q1, r01, r00, exact_edges)
+    m = _edge(r12, r22, t2, t1, p1, p2, q0, q1, r01, r00, exact_edges, pa0 & pb2)
     sep = m if m > sep else sep
-    m = _edge(r20, r00, t0, t2, p2, p0, q1, q2, r12, r11, exact_edges)
+    m = _edge(r20, r00, t0, t2, p2, p0, q1, q2, r12, r11, exact_edges, pa1 & pb0)
     sep = m if m > sep else sep
-    m = _edge(r21, r01, t0, t2, p2, p0, q2, q0, r10, r12, exact_edges)
+    m = _edge(r21, r01, t0, t2, p2, p0, q2, q0, r10, r12, exact_edges, pa1 & pb1)
     sep = m if m > sep else sep
-    m = _edge(r22, r02, t0, t2, p2, p0, q0, q1, r11, r10, exact_edges)
+    m = _edge(r22, r02, t0, t2, p2, p0, q0, q1, r11, r10, exact_edges, pa1 & pb2)
     sep = m if m > sep else sep
-    m = _edge(r00, r10, t1, t0, p0, p1, q1, q2, r22, r21, exact_edges)
+    m = _edge(r00, r10, t1, t0, p0, p1, q1, q2, r22, r21, exact_edges, pa2 & pb0)
     sep = m if m > sep else sep
-    m = _edge(r01, r11, t1, t0, p0, p1, q2, q0, r20, r22, exact_edges)
+    m = _edge(r01, r11, t1, t0, p0, p1, q2, q0, r20, r22, exact_edges, pa2 & pb1)
     sep = m if m > sep else sep
-    m = _edge(r02, r12, t1, t0, p0, p1, q0, q1, r21, r20, exact_edges)
+    m = _edge(r02, r12, t1, t0, p0, p1, q0, q1, r21, r20, exact_edges, pa2 & pb2)
     sep = m if m > sep else sep
     return sep, p_in, q_in
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -13,9 +11,6 @@ from ._value import Value
 from .aabb_aabb import classify_aabb_aabb
 from .aabb_obb import classify_aabb_obb
 from .results import IntersectionType
-
-if TYPE_CHECKING:
-    from .obb import OBB
 
 __all__ = ["AABB"]
 
@@ -128,18 +123,17 @@ class AABB(Value):
         inside = np.all((self._min <= p) & (p <= self._max), axis=-1)
         return bool(inside) if inside.ndim == 0 else inside
 
-    def classify(self, other: AABB | OBB) -> IntersectionType:
+    def classify(self, other: Value) -> IntersectionType:
         """This box against ``other``, an AABB or an OBB: NONE (no common point), INCLUDE (this
         box lies in ``other``'s open interior) or INTERSECT; :func:`classify_aabb_aabb`,
         :func:`classify_aabb_obb`."""
-        from .obb import OBB  # obb imports this module
-
         if isinstance(other, AABB):
             return classify_aabb_aabb(self._min, self._max, other._min,  # type: ignore[return-value]
                                       other._max)
-        if isinstance(other, OBB):
+        # an OBB, known by its fields (the obb module imports this one)
+        if isinstance(other, Value) and other._fields == ("center", "axes", "half_size"):
             return classify_aabb_obb(self._min, self._max,  # type: ignore[return-value]
-                                     other.center, other.axes, other.half_size)
+                                     *other._values())
         raise ValueError(f"other must be an AABB or an OBB, got {type(other).__name__}")
 
     def closest_point(self, point: ArrayLike) -> np.ndarray:

@@ -57,7 +57,8 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, dx
     t0, t1, t2, _ = rotate((l0 + u0) * 0.5, (l1 + u1) * 0.5, (l2 + u2) * 0.5, b00, b01, b02,
                            b10, b11, b12, b20, b21, b22)
     separation, _, inside = box_margins(t0, t1, t2, g0, g1, g2, q0, q1, q2, b00, b01, b02, b10,
-                                        b11, b12, b20, b21, b22, True)
+                                        b11, b12, b20, b21, b22, True, 0, 0, 0, 0, 0,
+                                        0)
     bound, far = box_bound(reach, t0, t1, t2, g0, g1, g2, q0, q1, q2, defect)
     return box_class(separation, inside, (g0 > 0.0) & (g1 > 0.0) & (g2 > 0.0), bound, empty,
                      bad, far)

@@ -58,7 +58,8 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
     t0, t1, t2, _ = rotate((l0 + u0) * 0.5, (l1 + u1) * 0.5, (l2 + u2) * 0.5, a00, a01, a02,
                            a10, a11, a12, a20, a21, a22)
     separation, inside, _ = box_margins(t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10,
-                                        a11, a12, a20, a21, a22, True)
+                                        a11, a12, a20, a21, a22, True, 0, 0, 0, 0, 0,
+                                        0)
     bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2, defect)
     return box_class(separation, inside, (lx < ux) & (ly < uy) & (lz < uz), bound, empty, bad,
                      far)

@@ -8,8 +8,10 @@ frame about its centre, where the query is ``[-half_size, half_size]`` and the b
 Manocha 1996; Ericson, Real-Time Collision Detection 4.4.1), and tests the fifteen axes with no
 epsilon: every margin against a certified bound that covers rounding and the rows'
 orthonormality defect (``_box_sat``). Boxes with the very same axes have ``R = I`` exactly and
-skip the zero edge axes. ``_exact`` runs the test in integers for the parallelepipeds
-themselves: a zero edge x edge axis is skipped, a nearly zero one decides like any other.
+skip the zero edge axes, and so do boxes turned about the same coordinate axis (rows in one
+coordinate plane, ``_box_sat.zero_pairs``). ``_exact`` runs the test in integers for the
+parallelepipeds themselves: a zero edge x edge axis is skipped, a nearly zero one decides like
+any other.
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._box_sat import axes_defect, box_bound, box_class, box_margins, classify_boxes_exact, obb_ints
+from ._box_sat import (
+    axes_defect,
+    box_bound,
+    box_class,
+    box_margins,
+    classify_boxes_exact,
+    obb_ints,
+    zero_pairs,
+)
 from ._dask import dask_aware
 from ._engine import CLASS, Query
 from ._exact import scaled
@@ -58,8 +68,11 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
     r20 = 0.0 if same else a20 * b00 + a21 * b01 + a22 * b02
     r21 = 0.0 if same else a20 * b10 + a21 * b11 + a22 * b12
     r22 = 1.0 if same else a20 * b20 + a21 * b21 + a22 * b22
+    pa0, pa1, pa2 = zero_pairs(a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    pb0, pb1, pb2 = zero_pairs(b00, b01, b02, b10, b11, b12, b20, b21, b22)
     separation, inside, _ = box_margins(t0, t1, t2, h0, h1, h2, g0, g1, g2, r00, r01, r02, r10,
-                                        r11, r12, r20, r21, r22, same)
+                                        r11, r12, r20, r21, r22, same, pa0, pa1, pa2, pb0, pb1,
+                                        pb2)
     bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, g0, g1, g2,
                            0.0 if same else defect_a + defect_b)
     return box_class(separation, inside, (g0 > 0.0) & (g1 > 0.0) & (g2 > 0.0), bound, empty,

@@ -349,11 +349,25 @@ def boxes_near_frustum(draw, vertices: np.ndarray):
 
 #: How :func:`obb_pairs` relates the box's axes to the query's: drawn independently, the very
 #: same floats, one entry one ulp off, rows permuted and negated (a quarter turn, exact), the
-#: rows negated (anti-parallel), or the identity.
-_PAIR_AXES = ("independent", "same", "one ulp", "quarter turn", "negated", "identity")
+#: rows negated (anti-parallel), the identity, or both turned about one coordinate axis (an
+#: edge of each exactly parallel to it).
+_PAIR_AXES = ("independent", "same", "one ulp", "quarter turn", "negated", "identity",
+              "one turning axis")
+
+
+def _turned_about(axis: int, angle: float) -> np.ndarray:
+    """The rows of a rotation by ``angle`` about coordinate ``axis`` (that row exactly a unit
+    vector, the others exactly zero in that coordinate)."""
+    c, s = math.cos(angle), math.sin(angle)
+    j, k = (axis + 1) % 3, (axis + 2) % 3
+    rows = np.zeros((3, 3))
+    rows[axis, axis] = 1.0
+    rows[j, j], rows[j, k], rows[k, j], rows[k, k] = c, s, -s, c
+    return rows
 #: Where :func:`obb_pairs` puts the box: a point of its surface (a corner, an edge or a face
 #: point) at a point of the query's surface, mapped to the world in floats (so off by an ulp or
-#: so); around the query, large enough to hold it or nearly; or anywhere near it.
+#: so); around the query, large enough to hold it or nearly, or the query around it likewise;
+#: or anywhere near it.
 _PAIR_PLACES = ("touching", "touching", "around", "near")
 
 
@@ -370,6 +384,11 @@ def obb_pairs(draw, aabb=None):
     kind = "identity" if aabb == "box" else rnd.choice(_PAIR_AXES)
     if kind == "independent":
         b = draw(rotations())
+    elif kind == "one turning axis":
+        axis = rnd.randrange(3)
+        if aabb != "query":
+            a = _turned_about(axis, rnd.uniform(-math.pi, math.pi))
+        b = _turned_about(axis, rnd.uniform(-math.pi, math.pi))
     elif kind == "quarter turn":
         b = np.eye(3)[rnd.sample(range(3), 3)] * np.array([[rnd.choice((-1.0, 1.0))]
                                                            for _ in range(3)]) @ a
@@ -392,10 +411,14 @@ def obb_pairs(draw, aabb=None):
                 u[free] *= rnd.uniform(-1, 1)
                 w[rnd.randrange(3)] *= rnd.uniform(-1, 1)
             d = c + a.T @ u - b.T @ w
-        elif place == "around":
+        elif place == "around" and rnd.random() < 0.5:  # the box around the query
             off = np.array([rnd.uniform(-1, 1) for _ in range(3)]) * h * 0.25
             d = c + a.T @ off
             g = np.full(3, (h.sum() + np.abs(off).sum()) * rnd.choice((1.0, 1.001, 1.5)))
+        elif place == "around":  # the query around the box
+            off = np.array([rnd.uniform(-1, 1) for _ in range(3)]) * g * 0.25
+            d = c + b.T @ off
+            h = np.full(3, (g.sum() + np.abs(off).sum()) * rnd.choice((1.0, 1.001, 1.5)))
         else:
             d = c + a.T @ (np.array([rnd.gauss(0, 1) for _ in range(3)]) * (h + g))
     if rnd.random() < 0.1:

@@ -37,6 +37,11 @@ UP = np.nextafter(1.0, 2.0)
 TURNED = np.array([[0.5, 0.5, 0.7071067811865476], [-0.7071067811865476, 0.7071067811865476, 0.0],
                    [-0.5, -0.5, 0.7071067811865476]])
 
+#: rows of two rotations about z (each with an exact unit row and exact zeros)
+YAW = np.array([[0.8, 0.6, 0.0], [-0.6, 0.8, 0.0], [0.0, 0.0, 1.0]])
+YAW2 = np.array([[np.cos(1.0), np.sin(1.0), 0.0], [-np.sin(1.0), np.cos(1.0), 0.0],
+                 [0.0, 0.0, 1.0]])
+
 
 def check(function, reference, cases, labels=None, dtype=np.float64):
     """One batched call of ``function`` on ``cases`` in ``dtype``, every row compared with the
@@ -103,6 +108,9 @@ NAMED = {
                                        TURNED.T @ [2.0, 2.0, 0.0],
                                        TURNED + np.diag([np.spacing(0.5), 0, 0]), [1, 1, 1],
                                        None),
+    "both turned about z, vertical edges touching": ([0, 0, 0], YAW, [1, 1, 1],
+                                                     YAW.T @ [2.0, 2.0, 0.5], YAW2, [1, 1, 1],
+                                                     None),
     "flat box is never INCLUDE": ([0, 0, 0], I3, [0.5] * 3, [0, 0, 0], TURNED, [2, 2, 0],
                                   INTERSECT),
     "point query inside": ([0.25, 0, 0], I3, [0, 0, 0], [0, 0, 0], TURNED, [1, 1, 1], INCLUDE),
