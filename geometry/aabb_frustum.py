@@ -50,9 +50,9 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
 
     A plane that the box lies wholly behind makes it NONE, the box strictly inside every plane
     INCLUDE; a box face normal separates where ``h < f`` or ``l > g`` (exact: the exact bound
-    lies in ``[f, g]``'s rounding, adjacent floats). A box across a plane is INTERSECT for sure
-    where its centre lies inside every plane beyond the bound. The rest (few boxes) is left
-    by the engine's first pass to its second (``first_pass`` False), which tests the cross
+    lies in ``[f, g]``'s rounding, adjacent floats). A box that a plane cuts into is INTERSECT
+    for sure where its centre lies inside every plane beyond the bound. The rest (few boxes) is
+    left by the engine's first pass to its second (``first_pass`` False), which tests the cross
     axes (:func:`._frustum_filter.aabb_cross_axes`): NONE where one separates, INTERSECT
     where none can and no plane can, and the box is across a plane; doubt else, for the exact
     pass. Doubt also for a non-finite value (bad input, the empty-box infinities, an
@@ -77,13 +77,14 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
     centred = (mid0 > b0) & (mid1 > b1) & (mid2 > b2) & (mid3 > b3) & (mid4 > b4) & (mid5 > b5)
     # an overflow leaves a bound infinite (or a value NaN: then no comparison holds)
     huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
-    sure = behind | inside | beside | centred
+    # a plane cuts into the box for sure: not INCLUDE
+    cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) | (near4 < -b4) \
+        | (near5 < -b5)
+    sure = behind | inside | beside | (centred & cut)
     separated = False
     if (not first_pass) & (not sure):
         ahead = (far0 > b0) & (far1 > b1) & (far2 > b2) & (far3 > b3) & (far4 > b4) \
             & (far5 > b5)
-        cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) \
-            | (near4 < -b4) | (near5 < -b5)
         separated, overlapping = aabb_cross_axes(
             lx, ly, lz, hx, hy, hz, big,
             (c0x, c0y, c0z, c1x, c1y, c1z, c2x, c2y, c2z, c3x, c3y, c3z, c4x, c4y, c4z, c5x,

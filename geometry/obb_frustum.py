@@ -45,7 +45,8 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
             first_pass: bool) -> tuple[int, bool]:
     """``(class, doubt)`` of one OBB against the frustum (the scalars of ``Frustum``, see
     :func:`.aabb_frustum._filter`): NONE behind a plane, INCLUDE strictly inside all, and
-    INTERSECT for sure where the centre is strictly inside every plane (or, ``conservative`` 1,
+    INTERSECT for sure where a plane cuts into the box and the centre is strictly inside every
+    plane (or, ``conservative`` 1,
     where no plane can have the box behind it and one cuts it). The rest (few boxes) is left
     by the engine's first pass to its second (``first_pass`` False), which tests the box's face
     normals and the cross axes (:func:`._frustum_filter.obb_axes`): NONE where one
@@ -83,7 +84,7 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
     huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
     code = 0 if behind | empty else (2 if inside else 1)
     planes_only = conservative == 1.0
-    sure = behind | inside | (centred & (not planes_only)) | (ahead & cut & planes_only)
+    sure = behind | inside | (centred & cut & (not planes_only)) | (ahead & cut & planes_only)
     if (not first_pass) & (not sure) & (not planes_only):
         separated, overlapping = obb_axes(
             cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22, h0, h1, h2, big, spread,
