@@ -7,8 +7,9 @@ The six planes alone (the p-vertex / n-vertex test, Greene 1994, which three.js 
 keep boxes near the frustum's edges and corners that lie outside: ``conservative=True`` gives
 that classic answer. ``_filter`` runs the plane tests in float64 with a certified bound
 (``_tolerances.PLANE_BOUND``) and the box's face normals exactly (the frustum's bounding box
-rounded inwards); what they leave undecided, ``_exact`` decides by every axis in rationals
-(:mod:`._frustum_exact`).
+rounded inwards); the engine's second pass runs the cross axes, for the few boxes across a
+plane, in float64 too (``CROSS_BOUND``); what they leave undecided (near-ties), ``_exact``
+decides by every axis in rationals (:mod:`._frustum_exact`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
 from ._engine import CLASS, Query
-from ._frustum_exact import box_of_aabb, classify_box, plane_extremes, registered
+from ._frustum_exact import classify_aabb, registered
 from ._frustum_filter import aabb_cross_axes, aabb_plane
 from ._validate import BOX_MAX, BOX_MIN, FRUSTUM_AXES, FRUSTUM_PLANES
 from .frustum import Frustum
@@ -103,7 +104,7 @@ def _exact(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
     allowed)."""
     if not (lx <= hx and ly <= hy and lz <= hz):
         return 0
-    return classify_box(box_of_aabb((lx, ly, lz), (hx, hy, hz)), registered(frustum[31]), True)
+    return classify_aabb((lx, ly, lz), (hx, hy, hz), registered(frustum[31]), False)
 
 
 def _conservative_filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
@@ -145,11 +146,7 @@ def _conservative_exact(lx: float, ly: float, lz: float, hx: float, hy: float, h
     """The plane-only class of one box, exactly."""
     if not (lx <= hx and ly <= hy and lz <= hz):
         return 0
-    box = box_of_aabb((lx, ly, lz), (hx, hy, hz))
-    extremes = [plane_extremes(box, plane) for plane in registered(frustum[-1]).planes]
-    if any(far < 0 for _, far in extremes):
-        return 0
-    return 2 if all(near > 0 for near, _ in extremes) else 1
+    return classify_aabb((lx, ly, lz), (hx, hy, hz), registered(frustum[-1]), True)
 
 
 _ARGS = [("box_min", BOX_MIN), ("box_max", BOX_MAX), ("frustum", FRUSTUM_PLANES)]

@@ -3,9 +3,10 @@
 The OBB is ``{p : |axes[i] . (p - center)| <= half_size_i}`` for the floats given (SEMANTICS.md),
 a parallelepiped; against the frustum's planes it spans ``n . center +- sum_i h_i |n . b_i|``
 (``b_i`` its edges, the rows within the orthonormality defect). ``_filter`` runs the six plane
-tests in float64 with a certified bound (``_tolerances.PLANE_BOUND``, ``OBB_DEFECT_BOUND``);
-what they leave undecided, ``_exact`` decides by every separating axis of the two polytopes in
-rationals (:mod:`._frustum_exact`), as :mod:`.aabb_frustum` does.
+tests in float64 with a certified bound (``_tolerances.PLANE_BOUND``, ``OBB_DEFECT_BOUND``), and
+in the engine's second pass the box's face normals and the cross axes (``CROSS_BOUND`` and the
+defect); what they leave undecided, ``_exact`` decides by every separating axis of the two
+polytopes in rationals (:mod:`._frustum_exact`), as :mod:`.aabb_frustum` does.
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ def _exact(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float, 
     box = box_of_obb((cx, cy, cz), (a00, a01, a02, a10, a11, a12, a20, a21, a22), (h0, h1, h2))
     poly = registered(frustum[31])
     if not frustum[-1]:
-        return classify_box(box, poly, False)
+        return classify_box(box, poly)
     extremes = [plane_extremes(box, plane) for plane in poly.planes]
     if any(far < 0 for _, far in extremes):
         return 0
