@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 from ._dask import dask_aware
 from ._engine import CLASS, Query
 from ._floats import axes_residuals
-from ._frustum_exact import box_of_obb, classify_box, plane_extremes, registered
+from ._frustum_exact import box_of_obb, classify_obb, plane_extremes, registered
 from ._frustum_filter import obb_axes, obb_plane
 from ._tolerances import ORTHONORMAL_ATOL
 from ._validate import AXES, FRUSTUM_AXES, FRUSTUM_PLANES, POINT, SCALAR
@@ -107,10 +107,11 @@ def _exact(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float, 
     the planes alone."""
     if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
         return 0
-    box = box_of_obb((cx, cy, cz), (a00, a01, a02, a10, a11, a12, a20, a21, a22), (h0, h1, h2))
+    axes = (a00, a01, a02, a10, a11, a12, a20, a21, a22)
     poly = registered(frustum[31])
     if not frustum[-1]:
-        return classify_box(box, poly)
+        return classify_obb((cx, cy, cz), axes, (h0, h1, h2), poly)
+    box = box_of_obb((cx, cy, cz), axes, (h0, h1, h2))
     extremes = [plane_extremes(box, plane) for plane in poly.planes]
     if any(far < 0 for _, far in extremes):
         return 0
