@@ -13,14 +13,21 @@ queries, run on the items their float filters doubt.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
-__all__ = ["Box", "Plane", "Polytope", "box_of_aabb", "box_of_obb", "classify_box",
-           "cross", "dot", "plane_extremes", "polytope", "register", "registered", "unregister"]
+from ._exact import scaled
+
+__all__ = ["Box", "Plane", "Polytope", "box_of_aabb", "box_of_obb", "classify_aabb",
+           "classify_box", "classify_obb", "cross", "dot", "plane_extremes", "polytope",
+           "register",
+           "registered", "unregister"]
 
 Vec = tuple[Fraction, Fraction, Fraction]
+#: exact numbers: the rationals, or integers on a common scale
+Num = TypeVar("Num", int, Fraction)
 
 
 class Plane(NamedTuple):
@@ -41,6 +48,14 @@ class Polytope(NamedTuple):
     #: for the axis-aligned boxes: each axis (x, y, z, then e_k x direction) with the
     #: polytope's interval of projections on it
     aabb_axes: tuple[tuple[Vec, Fraction, Fraction], ...]
+    #: the same in integers (:func:`classify_aabb`): each plane as ``(n, o)``, ``n . p >= o``;
+    #: each axis as ``(a, low, high)``, its interval's ends as (numerator, denominator > 0)
+    int_planes: tuple[tuple[tuple[int, ...], int], ...]
+    int_axes: tuple[tuple[tuple[int, ...], tuple[int, int], tuple[int, int]], ...]
+    #: the vertices times ``int_scale`` (integers), the edge directions as integer vectors
+    int_vertices: tuple[tuple[int, ...], ...]
+    int_scale: int
+    int_directions: tuple[tuple[int, ...], ...]
 
 
 class Box(NamedTuple):
@@ -57,11 +72,11 @@ _UNIT = ((Fraction(1), Fraction(0), Fraction(0)), (Fraction(0), Fraction(1), Fra
          (Fraction(0), Fraction(0), Fraction(1)))
 
 
-def dot(a: Sequence[Fraction], b: Sequence[Fraction]) -> Fraction:
+def dot(a: Sequence[Num], b: Sequence[Num]) -> Num:
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
-def cross(a: Sequence[Fraction], b: Sequence[Fraction]) -> Vec:
+def cross(a: Sequence[Num], b: Sequence[Num]) -> tuple[Num, Num, Num]:
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
@@ -123,7 +138,57 @@ def polytope(planes: Sequence[Plane], what: str = "planes") -> Polytope:
     axes = list(_UNIT) + [cross(e, d) for d in directions for e in _UNIT]
     aabb_axes = tuple((a, min(dot(a, v) for v in vertices), max(dot(a, v) for v in vertices))
                       for a in axes if any(a))
-    return Polytope(planes, vertices, edges, directions, aabb_axes)
+    int_planes = tuple((tuple(x[:3]), x[3]) for x in (_integers(*n, o) for n, o in planes))
+    int_axes = tuple((tuple(_integers(*a)), _ratio(low * _scale(a)), _ratio(high * _scale(a)))
+                     for a, low, high in aabb_axes)
+    scale = _scale([x for v in vertices for x in v])
+    int_vertices = tuple(tuple(int(x * scale) for x in v) for v in vertices)
+    int_directions = tuple(cross(int_planes[i][0], int_planes[j][0]) for i, j in edges)
+    return Polytope(planes, vertices, edges, directions, aabb_axes, int_planes, int_axes,
+                    int_vertices, scale, int_directions)
+
+
+def _scale(xs: Sequence[Fraction]) -> int:
+    """The least common multiple of the denominators: ``xs`` times it are integers."""
+    m = 1
+    for x in xs:
+        m = m * x.denominator // math.gcd(m, x.denominator)
+    return m
+
+
+def _integers(*xs: Fraction) -> list[int]:
+    m = _scale(xs)
+    return [int(x * m) for x in xs]
+
+
+def _ratio(x: Fraction) -> tuple[int, int]:
+    return x.numerator, x.denominator
+
+
+def classify_aabb(lo: Sequence[float], hi: Sequence[float], poly: Polytope,
+                  planes_only: bool) -> int:
+    """:func:`classify_box` for a non-empty axis-aligned box given by its float corners, in
+    integers: the corners on one scale (``_exact.scaled``), the polytope's planes and axes as
+    integer vectors (``Polytope.int_planes``, ``int_axes``); or, ``planes_only``, the plane
+    test alone (the conservative answer)."""
+    unit, x = scaled(*lo, *hi)
+    inside = True
+    for n, o in poly.int_planes:
+        top = sum(n[i] * (x[3 + i] if n[i] > 0 else x[i]) for i in range(3))
+        if top < o * unit:
+            return 0
+        bottom = sum(n[i] * (x[i] if n[i] > 0 else x[3 + i]) for i in range(3))
+        inside = inside and bottom > o * unit
+    if inside:
+        return 2
+    if planes_only:
+        return 1
+    for a, (lp, lq), (hp, hq) in poly.int_axes:
+        top = sum(a[i] * (x[3 + i] if a[i] > 0 else x[i]) for i in range(3))
+        bottom = sum(a[i] * (x[i] if a[i] > 0 else x[3 + i]) for i in range(3))
+        if top * lq < lp * unit or bottom * hq > hp * unit:
+            return 0
+    return 1
 
 
 def box_of_aabb(lo: Sequence[float], hi: Sequence[float]) -> Box:
@@ -156,9 +221,8 @@ def plane_extremes(box: Box, plane: Plane) -> tuple[Fraction, Fraction]:
     return middle - r, middle + r
 
 
-def classify_box(box: Box, poly: Polytope, aabb: bool) -> int:
-    """0 (no common point), 2 (the box in the open interior) or 1, for a non-empty box;
-    ``aabb``: the box's axes are x, y, z (the polytope's projections on them are known)."""
+def classify_box(box: Box, poly: Polytope) -> int:
+    """0 (no common point), 2 (the box in the open interior) or 1, for a non-empty box."""
     inside = True
     for plane in poly.planes:
         near, far = plane_extremes(box, plane)
@@ -167,12 +231,9 @@ def classify_box(box: Box, poly: Polytope, aabb: bool) -> int:
         inside = inside and near > 0
     if inside:
         return 2
-    if aabb:
-        tests = poly.aabb_axes
-    else:
-        axes = list(box.normals) + [cross(e, d) for d in poly.directions for e in box.edges]
-        tests = tuple((a, min(dot(a, v) for v in poly.vertices),
-                       max(dot(a, v) for v in poly.vertices)) for a in axes if any(a))
+    axes = list(box.normals) + [cross(e, d) for d in poly.directions for e in box.edges]
+    tests = tuple((a, min(dot(a, v) for v in poly.vertices),
+                   max(dot(a, v) for v in poly.vertices)) for a in axes if any(a))
     for axis, lo, hi in tests:
         middle, r = dot(axis, box.center), _extent(box, axis)
         if middle + r < lo or middle - r > hi:
@@ -200,3 +261,43 @@ def unregister(key: int) -> None:
 def registered(key: float) -> Polytope:
     """The polytope of a live frustum's key."""
     return _POLYTOPES[int(key)]
+
+
+def classify_obb(center: Sequence[float], axes: Sequence[float], half: Sequence[float],
+                 poly: Polytope) -> int:
+    """:func:`classify_box` for a non-empty OBB given by its floats, in integers: with the
+    rows ``R / t`` and centre and half sizes ``C / s``, ``H / s`` on integer scales, the edges
+    are ``t adj(R)[:, i] / det(R)``, so every projection, times ``s |det R|`` (and the
+    vertices' scale), is an integer."""
+    t, r = scaled(*axes)
+    s, ch = scaled(*center, *half)
+    c, h = ch[:3], ch[3:]
+    rows = [r[0:3], r[3:6], r[6:9]]
+    cols = [cross(rows[1], rows[2]), cross(rows[2], rows[0]), cross(rows[0], rows[1])]
+    det = dot(rows[0], cols[0])  # cols[i] . rows[j] = det delta_ij: the adjugate's columns
+    d = abs(det)
+
+    def spans(a: Sequence[int]) -> tuple[int, int]:
+        """The box's projection on ``a``, times ``s |det|``: centre and half width."""
+        return d * dot(a, c), t * sum(h[i] * abs(dot(a, cols[i])) for i in range(3))
+
+    inside = True
+    for n, o in poly.int_planes:
+        middle, width = spans(n)
+        if middle + width < o * s * d:
+            return 0
+        inside = inside and middle - width > o * s * d
+    if inside:
+        return 2
+    k = poly.int_scale
+    tests = [tuple(row) for row in rows] + [cross(e, dr) for dr in poly.int_directions
+                                             for e in cols]
+    for a in tests:
+        if not any(a):
+            continue
+        middle, width = spans(a)
+        values = [dot(a, v) for v in poly.int_vertices]
+        if (middle + width) * k < min(values) * s * d or \
+                (middle - width) * k > max(values) * s * d:
+            return 0
+    return 1

@@ -1,4 +1,5 @@
-"""Float building blocks of the box vs frustum filters: one plane against a box's extremes."""
+"""Float building blocks of the box vs frustum filters: a plane against a box, and the
+separating axes that the planes leave (the engine's second pass), each with its certified bound."""
 
 from __future__ import annotations
 

@@ -7,8 +7,9 @@ The six planes alone (the p-vertex / n-vertex test, Greene 1994, which three.js 
 keep boxes near the frustum's edges and corners that lie outside: ``conservative=True`` gives
 that classic answer. ``_filter`` runs the plane tests in float64 with a certified bound
 (``_tolerances.PLANE_BOUND``) and the box's face normals exactly (the frustum's bounding box
-rounded inwards); what they leave undecided, ``_exact`` decides by every axis in rationals
-(:mod:`._frustum_exact`).
+rounded inwards); the engine's second pass runs the cross axes, for the few boxes across a
+plane, in float64 too (``CROSS_BOUND``); what they leave undecided (near-ties), ``_exact``
+decides by every axis in rationals (:mod:`._frustum_exact`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
 from ._engine import CLASS, Query
-from ._frustum_exact import box_of_aabb, classify_box, plane_extremes, registered
+from ._frustum_exact import classify_aabb, registered
 from ._frustum_filter import aabb_cross_axes, aabb_plane
 from ._validate import BOX_MAX, BOX_MIN, FRUSTUM_AXES, FRUSTUM_PLANES
 from .frustum import Frustum
@@ -50,9 +51,9 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
 
     A plane that the box lies wholly behind makes it NONE, the box strictly inside every plane
     INCLUDE; a box face normal separates where ``h < f`` or ``l > g`` (exact: the exact bound
-    lies in ``[f, g]``'s rounding, adjacent floats). A box across a plane is INTERSECT for sure
-    where its centre lies inside every plane beyond the bound. The rest (few boxes) is left
-    by the engine's first pass to its second (``first_pass`` False), which tests the cross
+    lies in ``[f, g]``'s rounding, adjacent floats). A box that a plane cuts into is INTERSECT
+    for sure where its centre lies inside every plane beyond the bound. The rest (few boxes) is
+    left by the engine's first pass to its second (``first_pass`` False), which tests the cross
     axes (:func:`._frustum_filter.aabb_cross_axes`): NONE where one separates, INTERSECT
     where none can and no plane can, and the box is across a plane; doubt else, for the exact
     pass. Doubt also for a non-finite value (bad input, the empty-box infinities, an
@@ -77,13 +78,14 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
     centred = (mid0 > b0) & (mid1 > b1) & (mid2 > b2) & (mid3 > b3) & (mid4 > b4) & (mid5 > b5)
     # an overflow leaves a bound infinite (or a value NaN: then no comparison holds)
     huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
-    sure = behind | inside | beside | centred
+    # a plane cuts into the box for sure: not INCLUDE
+    cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) | (near4 < -b4) \
+        | (near5 < -b5)
+    sure = behind | inside | beside | (centred & cut)
     separated = False
     if (not first_pass) & (not sure):
         ahead = (far0 > b0) & (far1 > b1) & (far2 > b2) & (far3 > b3) & (far4 > b4) \
             & (far5 > b5)
-        cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) \
-            | (near4 < -b4) | (near5 < -b5)
         separated, overlapping = aabb_cross_axes(
             lx, ly, lz, hx, hy, hz, big,
             (c0x, c0y, c0z, c1x, c1y, c1z, c2x, c2y, c2z, c3x, c3y, c3z, c4x, c4y, c4z, c5x,
@@ -102,7 +104,7 @@ def _exact(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
     allowed)."""
     if not (lx <= hx and ly <= hy and lz <= hz):
         return 0
-    return classify_box(box_of_aabb((lx, ly, lz), (hx, hy, hz)), registered(frustum[31]), True)
+    return classify_aabb((lx, ly, lz), (hx, hy, hz), registered(frustum[31]), False)
 
 
 def _conservative_filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
@@ -144,11 +146,7 @@ def _conservative_exact(lx: float, ly: float, lz: float, hx: float, hy: float, h
     """The plane-only class of one box, exactly."""
     if not (lx <= hx and ly <= hy and lz <= hz):
         return 0
-    box = box_of_aabb((lx, ly, lz), (hx, hy, hz))
-    extremes = [plane_extremes(box, plane) for plane in registered(frustum[-1]).planes]
-    if any(far < 0 for _, far in extremes):
-        return 0
-    return 2 if all(near > 0 for near, _ in extremes) else 1
+    return classify_aabb((lx, ly, lz), (hx, hy, hz), registered(frustum[-1]), True)
 
 
 _ARGS = [("box_min", BOX_MIN), ("box_max", BOX_MAX), ("frustum", FRUSTUM_PLANES)]

@@ -3,9 +3,10 @@
 The OBB is ``{p : |axes[i] . (p - center)| <= half_size_i}`` for the floats given (SEMANTICS.md),
 a parallelepiped; against the frustum's planes it spans ``n . center +- sum_i h_i |n . b_i|``
 (``b_i`` its edges, the rows within the orthonormality defect). ``_filter`` runs the six plane
-tests in float64 with a certified bound (``_tolerances.PLANE_BOUND``, ``OBB_DEFECT_BOUND``);
-what they leave undecided, ``_exact`` decides by every separating axis of the two polytopes in
-rationals (:mod:`._frustum_exact`), as :mod:`.aabb_frustum` does.
+tests in float64 with a certified bound (``_tolerances.PLANE_BOUND``, ``OBB_DEFECT_BOUND``), and
+in the engine's second pass the box's face normals and the cross axes (``CROSS_BOUND`` and the
+defect); what they leave undecided, ``_exact`` decides by every separating axis of the two
+polytopes in rationals (:mod:`._frustum_exact`), as :mod:`.aabb_frustum` does.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from numpy.typing import ArrayLike
 from ._dask import dask_aware
 from ._engine import CLASS, Query
 from ._floats import axes_residuals
-from ._frustum_exact import box_of_obb, classify_box, plane_extremes, registered
+from ._frustum_exact import box_of_obb, classify_obb, plane_extremes, registered
 from ._frustum_filter import obb_axes, obb_plane
 from ._tolerances import ORTHONORMAL_ATOL
 from ._validate import AXES, FRUSTUM_AXES, FRUSTUM_PLANES, POINT, SCALAR
@@ -45,7 +46,8 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
             first_pass: bool) -> tuple[int, bool]:
     """``(class, doubt)`` of one OBB against the frustum (the scalars of ``Frustum``, see
     :func:`.aabb_frustum._filter`): NONE behind a plane, INCLUDE strictly inside all, and
-    INTERSECT for sure where the centre is strictly inside every plane (or, ``conservative`` 1,
+    INTERSECT for sure where a plane cuts into the box and the centre is strictly inside every
+    plane (or, ``conservative`` 1,
     where no plane can have the box behind it and one cuts it). The rest (few boxes) is left
     by the engine's first pass to its second (``first_pass`` False), which tests the box's face
     normals and the cross axes (:func:`._frustum_filter.obb_axes`): NONE where one
@@ -83,7 +85,7 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
     huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
     code = 0 if behind | empty else (2 if inside else 1)
     planes_only = conservative == 1.0
-    sure = behind | inside | (centred & (not planes_only)) | (ahead & cut & planes_only)
+    sure = behind | inside | (centred & cut & (not planes_only)) | (ahead & cut & planes_only)
     if (not first_pass) & (not sure) & (not planes_only):
         separated, overlapping = obb_axes(
             cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22, h0, h1, h2, big, spread,
@@ -105,10 +107,11 @@ def _exact(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float, 
     the planes alone."""
     if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
         return 0
-    box = box_of_obb((cx, cy, cz), (a00, a01, a02, a10, a11, a12, a20, a21, a22), (h0, h1, h2))
+    axes = (a00, a01, a02, a10, a11, a12, a20, a21, a22)
     poly = registered(frustum[31])
     if not frustum[-1]:
-        return classify_box(box, poly, False)
+        return classify_obb((cx, cy, cz), axes, (h0, h1, h2), poly)
+    box = box_of_obb((cx, cy, cz), axes, (h0, h1, h2))
     extremes = [plane_extremes(box, plane) for plane in poly.planes]
     if any(far < 0 for _, far in extremes):
         return 0

@@ -7,7 +7,14 @@ import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from geometry import AABB, Frustum, IntersectionType, classify_aabb_frustum, get_jit
+from geometry import (
+    AABB,
+    Frustum,
+    IntersectionType,
+    classify_aabb_frustum,
+    classify_obb_frustum,
+    get_jit,
+)
 from tests.geometry import exact_reference as ref
 from tests.geometry.test_frustum import MATRICES
 from tests.strategies import batches, boxes_near_frustum
@@ -86,9 +93,10 @@ def test_named_cases():
                       [0, -1, 0, -1, 0, -1])  # the unit cube
     e = AABB.empty()
     lo = np.array([[0.25] * 3, [1, 0, 0], [1.0, 1.0, 1.0], [np.nextafter(1, 2), 0, 0],
-                   [-1, -1, -1], [0.5, 0.5, 0.5], [0.5, 0.5, 0], e.min, [2, 0, 0]])
+                   [-1, -1, -1], [0.5, 0.5, 0.5], [0.5, 0.5, 0], e.min, [2, 0, 0],
+                   [2.0**-60, 0.25, 0.25]])
     hi = np.array([[0.75] * 3, [2, 1, 1], [2.0, 2.0, 2.0], [2, 1, 1], [2, 2, 2],
-                   [0.5, 0.5, 0.5], [0.5, 0.5, 0.5], e.max, [1, 1, 1]])
+                   [0.5, 0.5, 0.5], [0.5, 0.5, 0.5], e.max, [1, 1, 1], [0.75] * 3])
     want = [2,  # inside
             1,  # touching a face from outside
             1,  # touching a corner
@@ -97,11 +105,15 @@ def test_named_cases():
             2,  # a point inside
             1,  # a segment ending on a face
             0,  # AABB.empty()
-            0]  # min > max
+            0,  # min > max
+            2]  # inside by far less than the filter's bound, centre inside: still INCLUDE
     got = check(frustum, lo, hi)
     assert got.tolist() == want, f"expected {want}, got {got.tolist()}"
     assert classify_aabb_frustum([0.25] * 3, [0.75] * 3, frustum) is IntersectionType.INCLUDE, \
         "expected one box to give an IntersectionType"
+    assert classify_obb_frustum([0.5] * 3, np.eye(3), [0.25, 0.25, 0.5 - 2.0**-54],
+                                frustum) is IntersectionType.INCLUDE, \
+        "expected an OBB inside by an ulp (centre inside) to be INCLUDE"
     out = np.empty(len(lo), np.int8)
     assert classify_aabb_frustum(lo, hi, frustum, out=out) is out, "expected out= returned"
 
