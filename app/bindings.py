@@ -41,7 +41,8 @@ BOX_KEYS = ("UP", "DOWN", "LEFT", "RIGHT", "PAGE_UP", "PAGE_DOWN")
 NUMBER_KEYS = tuple(f"NUMBER_{i}" for i in range(1, 10))
 
 BINDINGS: tuple[Binding, ...] = (
-    Binding("Left-drag", "orbit the camera (anywhere but on the segment)", "orbit",
+    Binding("Left-drag", "orbit the camera (anywhere but on the segment or the selected box)",
+            "orbit",
             drag=((LEFT, False), (LEFT, True))),
     Binding("Middle-drag", "orbit the camera", "orbit", drag=((MIDDLE, False),)),
     Binding("Right-drag / Shift+Middle-drag", "pan the camera", "pan",
@@ -51,6 +52,7 @@ BINDINGS: tuple[Binding, ...] = (
     Binding("Left-drag a handle", "move that segment end (in the plane facing you)"),
     Binding("Left-drag the segment", "move the whole segment"),
     Binding("Hover / Left-click", "highlight / select the box under the cursor"),
+    Binding("Left-drag the selected box", "move it (the point you grabbed follows the cursor)"),
     Binding("Tab", "keyboard moves: start / end / both", "cycle_part", keys=("TAB",)),
     Binding("W A S D / Q E", "move the segment (camera-relative; Q/E down/up)", "move_segment",
             keys=MOVE_KEYS),
@@ -66,6 +68,8 @@ BINDINGS: tuple[Binding, ...] = (
     Binding("T", "highlight boxes overlapping a triangle", "triangles", keys=("T",)),
     Binding("F12 / P", "save a screenshot PNG (never overwrites; path printed)", "screenshot",
             keys=("F12", "P")),
+    Binding("F9", "start / stop recording a GIF beside the screenshots (path printed)",
+            "record", keys=("F9",)),
     Binding("H / F1", "this help", "help", keys=("H", "F1")),
     Binding("Esc", "quit", "quit", keys=("ESCAPE",)),
 )

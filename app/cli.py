@@ -1,6 +1,7 @@
 """Command line of ``python -m app`` / ``slablab``: options, and every failure as one line.
 
-Exit codes: 0 ok, 2 bad input (scene file, size, screenshot path, sample count) or no display.
+Exit codes: 0 ok, 2 bad input (scene file, size, screenshot or recording path, sample count) or
+no display.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from app.images import ImagePathError
 from app.scene import DEFAULT_SEGMENT, SceneError, preset_names, resolve_scene
 
 #: options whose value may start with "-" (argparse would take "--size -5x-5" for two options)
-_TEXT_VALUED = ("--size", "--screenshot", "--scene")
+_TEXT_VALUED = ("--size", "--screenshot", "--scene", "--record")
 
 
 class CliError(Exception):
@@ -41,6 +42,16 @@ def _samples(text: str) -> int:
     return n
 
 
+def _frames(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not 2 <= n <= 3600:
+        raise argparse.ArgumentTypeError(f"expected 2..3600 frames, got {n}")
+    return n
+
+
 def _vec(p) -> str:
     return "(" + ", ".join(f"{v:g}" for v in p) + ")"
 
@@ -64,6 +75,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screenshot", metavar="FILE",
                    help="write one rendered frame to FILE (.png, .jpg or .jpeg) and exit "
                         "(with --headless, or in a window opened just for that frame)")
+    p.add_argument("--record", metavar="FILE",
+                   help="write an animated GIF (.gif) to FILE and exit: with --explain each "
+                        "step of the lesson, held 1 s; else one turn of the camera around the "
+                        "scene (see --frames)")
+    p.add_argument("--frames", type=_frames, default=None, metavar="N",
+                   help="with --record and no --explain: the turn's frames, 0.1 s each "
+                        "(default 60)")
     p.add_argument("--explain", action="store_true", help="start in explain mode")
     p.add_argument("--select", type=int, default=None, metavar="I",
                    help="select box I (the box explain mode explains)")
@@ -135,6 +153,7 @@ def run(argv: list[str]) -> int:
             except OSError as exc:
                 raise CliError(f"{args.screenshot}: cannot write screenshot: "
                                f"{exc.strerror or exc}") from None
+        _check_record_options(args)
         if args.select is not None and not 0 <= args.select < len(scene.boxes):
             raise CliError(f"--select {args.select}: the scene has {len(scene.boxes)} boxes")
         _check_lesson_options(args, scene)
@@ -146,6 +165,29 @@ def run(argv: list[str]) -> int:
     except (SceneError, CliError) as exc:
         print(str(exc), file=sys.stderr)
         return 2
+
+
+def _check_record_options(args) -> None:
+    """--record: a writable .gif, not with --screenshot or --step; --frames only for an orbit."""
+    if args.record is None:
+        if args.frames is not None:
+            raise CliError("--frames needs --record")
+        return
+    if args.screenshot is not None:
+        raise CliError("give either --screenshot or --record, not both")
+    if args.step is not None:
+        raise CliError("--record records every step of the lesson; leave out --step")
+    if args.frames is not None and args.explain:
+        raise CliError("--frames is for the camera's turn; with --explain, --record records "
+                       "one frame per lesson step")
+    from app.record import RecordPathError, check_record_path
+    try:
+        check_record_path(args.record)
+    except RecordPathError as exc:
+        raise CliError(f"--record {args.record!r}: {exc}") from None
+    except OSError as exc:
+        raise CliError(f"--record {args.record!r}: cannot write there: "
+                       f"{exc.strerror or exc}") from None
 
 
 def _check_lesson_options(args, scene) -> None:
@@ -180,6 +222,23 @@ def _save(app, path: str) -> None:
         raise CliError(f"{path}: cannot write screenshot: {exc.strerror or exc}") from None
 
 
+def _record(app, args) -> None:
+    """Render what --record asks for and write it to ``args.record``."""
+    from app.lesson import lesson_steps
+    from app.record import ORBIT_FRAMES, lesson_frames, orbit_frames, save_animation
+
+    if args.explain:
+        frames = list(lesson_frames(app, lesson_steps(app.state)))
+    else:
+        frames = list(orbit_frames(app, args.frames or ORBIT_FRAMES))
+    try:
+        path = save_animation([f for f, _ in frames], [ms for _, ms in frames], args.record)
+    except OSError as exc:
+        raise CliError(f"--record {args.record!r}: cannot write there: "
+                       f"{exc.strerror or exc}") from None
+    print(f"recording saved: {path} ({len(frames)} frames)")
+
+
 def _run_headless(args, scene) -> int:
     from app.window import ContextError, SamplesError, create_window
 
@@ -194,6 +253,8 @@ def _run_headless(args, scene) -> int:
     _apply_options(app, args)
     if args.screenshot is not None:
         _save(app, args.screenshot)
+    elif args.record is not None:
+        _record(app, args)
     else:
         app.render_frame()
         print("slablab: rendered one frame offscreen (add --screenshot out.png to keep it)")
@@ -214,8 +275,11 @@ def _run_window(args, scene) -> int:
         raise CliError(f"slablab: cannot open an OpenGL 3.3 window ({exc}); "
                        f"try --headless") from None
     _apply_options(app, args)
-    if args.screenshot is not None:
-        _save(app, args.screenshot)
+    if args.screenshot is not None or args.record is not None:
+        if args.screenshot is not None:
+            _save(app, args.screenshot)
+        else:
+            _record(app, args)
         app.wnd.destroy()
         return 0
     run_on_demand(app)

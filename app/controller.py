@@ -5,7 +5,7 @@
 No OpenGL here: this module imports neither moderngl nor moderngl-window (the camera arrives
 from the window, built by :mod:`app.camera`), the window forwards its events to a
 :class:`Controller`, and tests drive one without a GL context. What needs the window (saving a
-screenshot, closing) arrives as two callables.
+screenshot, reading a frame for a recording, closing) arrives as callables.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy as np
 from app.bindings import DRAG_ACTIONS, KEY_ACTIONS, LEFT
 from app.lesson import step_lesson
 from app.presets import number_key_scene, random_scene
+from app.record import Recording, save_new_animation
 from app.scene import Boxes, Scene
 from app.state import DemoState
 
@@ -61,26 +63,39 @@ def _ignore() -> None:
     """What a window-only action does where there is no window."""
 
 
+def _no_frame() -> np.ndarray | None:
+    """What reading the frame gives where there is no window: nothing to record."""
+    return None
+
+
 class Controller:
     """Turns input into changes of ``state`` and ``camera``.
 
     ``size()`` is the window's size in event coordinates (what picking and
     ``camera.project`` use). ``save_screenshot()`` and ``close()`` are what F12 / P and Esc
-    do; they default to doing nothing. Event methods take moderngl-window's arguments (pixels
-    with y down, buttons 1 left, 2 right, 3 middle); key actions are ``action_<name>`` per
-    :data:`app.bindings.BINDINGS` row, called with the key's name and whether Shift was held.
+    do; they default to doing nothing. ``read_frame()`` returns the frame as shown ((H, W, 3)
+    uint8, without HUD messages) for a recording (F9), saved in ``record_dir``. Event methods
+    take moderngl-window's arguments (pixels with y down, buttons 1 left, 2 right, 3 middle);
+    key actions are ``action_<name>`` per :data:`app.bindings.BINDINGS` row, called with the
+    key's name and whether Shift was held.
     """
 
     def __init__(self, state: DemoState, camera: OrbitCamera, size: Callable[[], tuple[int, int]],
                  *, seed: int = 0, save_screenshot: Callable[[], object] = _ignore,
-                 close: Callable[[], None] = _ignore):
+                 close: Callable[[], None] = _ignore,
+                 read_frame: Callable[[], np.ndarray | None] = _no_frame,
+                 record_dir: str | Path = "screenshots"):
         self.state, self.camera, self.size = state, camera, size
         self.seed = seed  # of the last random scene; R takes the next one
         self.save_screenshot, self.close = save_screenshot, close
+        self.read_frame, self.record_dir = read_frame, Path(record_dir)
+        self.recording: Recording | None = None  # F9 started one
         self.message = ""
         self._message_until = 0.0
         self.shift = False  # a Shift key is held (moderngl-window's modifiers lag on some backends)
-        self._drag: str | None = None  # "start" | "end" | "both" | "orbit" | "pan" | "click"
+        #: "start" | "end" | "both" (the segment), "grab" (pressed on the selected box) | "box"
+        #: (dragging it), "click" (pressed elsewhere, not moved yet), "orbit" | "pan"
+        self._drag: str | None = None
         self._press_xy = np.zeros(2)
         self._grab_point = np.zeros(3)
         self._measure_scene()
@@ -107,9 +122,11 @@ class Controller:
         return bool(self.message) and time.monotonic() > self._message_until
 
     def current_message(self) -> str:
-        """The HUD's message now ("" once expired)."""
+        """The HUD's message now ("" once expired; while recording, that it records)."""
         if self.message_expired():
             self.message = ""
+        if not self.message and self.recording is not None:
+            return "recording (F9 stops)"
         return self.message
 
     # ------------------------------------------------------------------ mouse
@@ -147,12 +164,15 @@ class Controller:
         self.state.hovered = self.pick_at(x, y)
 
     def mouse_press(self, x: float, y: float, button: int, shift: bool = False) -> None:
-        """A left press on a handle or the body grabs it, elsewhere it may become a click;
-        other buttons start the drag :data:`app.bindings.DRAG_ACTIONS` names."""
+        """A left press on a handle or the body grabs it, on the selected box grabs that,
+        elsewhere it may become a click; other buttons start the drag
+        :data:`app.bindings.DRAG_ACTIONS` names."""
         self._press_xy = np.array([x, y], dtype=np.float64)
         shift = shift or self.shift
         part = self.handle_at(x, y) if button == LEFT else None
-        if part is not None:
+        if part is None and button == LEFT and self._grab_selected_box(x, y):
+            self._drag = "grab"  # moved past CLICK_SLOP_PX it drags the box
+        elif part is not None:
             self._drag = part
             self._grab_point = {"start": self.state.start, "end": self.state.end}.get(
                 part, (self.state.start + self.state.end) / 2).copy()
@@ -165,11 +185,23 @@ class Controller:
         else:
             self._drag = DRAG_ACTIONS.get((button, shift))
 
+    def _grab_selected_box(self, x: float, y: float) -> bool:
+        """Whether the cursor ray at (x, y) hits the selected box first; then the point it hits
+        is what a drag moves (the box keeps that point under the cursor)."""
+        if self.state.selected is None:
+            return False
+        origin, direction = self.camera.ray(x, y, self.size())
+        box, t = self.state.pick(origin, direction)
+        if box != self.state.selected:
+            return False
+        self._grab_point = origin + max(t, 0.0) * direction
+        return True
+
     def mouse_drag(self, x: float, y: float, dx: float, dy: float) -> None:
         """The cursor moved with a button held (``dx``, ``dy``: since the last event)."""
-        if self._drag == "click" and np.hypot(*(np.array([x, y]) - self._press_xy)) > \
-                CLICK_SLOP_PX:
-            self._drag = DRAG_ACTIONS[(LEFT, False)]
+        if self._drag in ("click", "grab") and np.hypot(
+                *(np.array([x, y]) - self._press_xy)) > CLICK_SLOP_PX:
+            self._drag = "box" if self._drag == "grab" else DRAG_ACTIONS[(LEFT, False)]
             dx, dy = x - self._press_xy[0], y - self._press_xy[1]  # the slop counts too
         if self._drag in ("orbit", "pan"):
             self.state.hovered = None  # what was under the cursor moves away
@@ -183,10 +215,15 @@ class Controller:
             if point is not None:
                 self.state.move_segment(point - self._grab_point, self._drag)
                 self._grab_point = point
+        elif self._drag == "box" and self.state.selected is not None:
+            point = self._plane_point(x, y)
+            if point is not None:
+                self.state.move_box(self.state.selected, point - self._grab_point)
+                self._grab_point = point
 
     def mouse_release(self, x: float, y: float) -> None:
         """The end of a press: a click selects the box under the cursor."""
-        if self._drag == "click":
+        if self._drag in ("click", "grab"):
             self.state.selected = self.pick_at(x, y)
         else:  # after a drag the hover outline is stale until the cursor moves again
             self.state.hovered = None
@@ -284,8 +321,56 @@ class Controller:
         except OSError as exc:
             self.say(f"screenshot failed: {exc}")
 
+    def action_record(self, name: str, shift: bool) -> None:
+        if self.recording is None:
+            self.recording = Recording()
+            self.message = ""  # the HUD says "recording" from now on (not in the frames)
+            self.record_frame()
+        else:
+            self.stop_recording()
+
     def action_home(self, name: str, shift: bool) -> None:
         self.camera.reset()
 
     def action_quit(self, name: str, shift: bool) -> None:
         self.close()
+
+    # -------------------------------------------------------------- recording
+    def record_due(self) -> bool:
+        """Whether a recording runs and wants the frame just drawn (at most
+        :data:`app.record.WINDOW_FPS` a second)."""
+        return self.recording is not None and self.recording.due(time.monotonic())
+
+    def record_frame(self) -> None:
+        """Add the frame shown now (``read_frame()``) to the recording; at its size limit
+        (:data:`app.record.MAX_RECORDING_BYTES`) the recording stops and is saved."""
+        if self.recording is None:
+            return
+        image = self.read_frame()
+        if image is not None:
+            self.recording.add(image, time.monotonic())
+        if self.recording.full():
+            self.stop_recording("size limit reached: ")
+
+    def stop_recording(self, why: str = "", *, last_frame: bool = True) -> Path | None:
+        """End the recording, with the frame shown now unless ``last_frame`` is False (the
+        window is closing), and save it as a new GIF in ``record_dir`` (never over a file);
+        prints and returns its absolute path."""
+        rec, self.recording = self.recording, None
+        if rec is None:
+            return None
+        image = self.read_frame() if last_frame else None
+        if image is not None:
+            rec.add(image, time.monotonic())
+        if not rec.frames:
+            self.say("recording stopped: no frames")
+            return None
+        try:
+            path = save_new_animation(rec.frames, rec.durations_ms(time.monotonic()),
+                                      self.record_dir)
+        except OSError as exc:
+            self.say(f"recording failed: {exc}")
+            return None
+        print(f"recording saved: {path}", flush=True)
+        self.say(f"{why}saved {path} ({len(rec.frames)} frames)")
+        return path

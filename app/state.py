@@ -16,7 +16,8 @@ import geometry
 from app.scene import Boxes, Scene
 
 SEGMENT_PARTS = ("start", "end", "both")
-#: Scenes with this many boxes or more pick through a geometry.BoxTree (built on demand).
+#: Scenes with this many boxes or more pick through a geometry.BoxTree (built on demand, refitted
+#: after boxes move: the moves of a drag or the animation keep the tree's grouping good enough)
 TREE_PICKING = 10**5
 
 
@@ -100,6 +101,14 @@ def triangle_overlaps(triangles: np.ndarray, boxes: Boxes) -> np.ndarray:
     return out
 
 
+def tree_bounds(boxes: Boxes) -> tuple[np.ndarray, np.ndarray]:
+    """``(box_min, box_max)`` of the picking tree: the boxes' bounding boxes, rotated boxes'
+    widened past the rounding of their corners so that the tree never misses one."""
+    b = boxes
+    pad = np.where(b.is_obb[:, None], 2.0**-40 * (abs(b.box_min) + abs(b.box_max)), 0)
+    return b.box_min - pad, b.box_max + pad
+
+
 def animate_boxes(base: Boxes, t: float) -> Boxes:
     """The boxes at animation time ``t`` (seconds): a deterministic bob/sway; rotated boxes also
     spin about their y axis. Axis-aligned boxes stay axis-aligned (only translated)."""
@@ -139,7 +148,8 @@ class DemoState:
         self.scene = scene
         self.base_boxes = scene.boxes.copy()
         self.boxes = scene.boxes.copy()
-        self._tree: geometry.BoxTree | None = None  # for picking; rebuilt after boxes move
+        self._tree: geometry.BoxTree | None = None  # for picking, built on first use
+        self._tree_stale = False  # boxes moved since the tree was built or refitted
         self.start = np.array(scene.segment_start, dtype=np.float64)
         self.end = np.array(scene.segment_end, dtype=np.float64)
         self.anim_time = 0.0
@@ -163,12 +173,23 @@ class DemoState:
         self.classes = new
         self.version += 1
 
-    def _boxes_changed(self, which: np.ndarray | slice) -> None:
-        self._moved[which] = True
-        self._tree = None
-        self.overlaps = triangle_overlaps(self.scene.triangles, self.boxes)
+    def _boxes_changed(self, which: np.ndarray | None = None) -> None:
+        """Boxes ``which`` (indices; None: all) moved: their classes and triangle overlaps are
+        recomputed, the scene's rays traced again, the picking tree refitted when next used."""
+        self._tree_stale = True
         self.rays = self._trace_rays()
-        self._reclassify()
+        if which is None:
+            self._moved[:] = True
+            self.overlaps = triangle_overlaps(self.scene.triangles, self.boxes)
+            self._reclassify()
+            return
+        self._moved[which] = True
+        moved = self.boxes.subset(which)
+        self.overlaps[which] = triangle_overlaps(self.scene.triangles, moved)
+        new = classify_boxes(self.start, self.end, moved)
+        self._recoloured[which] |= new != self.classes[which]
+        self.classes[which] = new
+        self.version += 1
 
     def set_segment(self, start=None, end=None) -> None:
         if start is not None:
@@ -210,7 +231,7 @@ class DemoState:
             return
         self.anim_time += dt
         self.boxes = animate_boxes(self.base_boxes, self.anim_time)
-        self._boxes_changed(slice(None))
+        self._boxes_changed()
 
     # ----------------------------------------------------------------- queries
     def _trace_rays(self) -> RayResult:
@@ -226,17 +247,18 @@ class DemoState:
     def pick(self, origin, direction) -> tuple[int | None, float]:
         """The box under a picking ray (the first one it hits), among the boxes shown: NONE
         boxes do not count while they are hidden (``show_none`` False). In large scenes a BoxTree
-        over the bounding boxes (rotated boxes' widened past their rounding) finds the
-        candidates."""
+        over the bounding boxes (:func:`tree_bounds`) finds the candidates; after boxes
+        moved it is refitted, not rebuilt."""
         if len(self.boxes) < TREE_PICKING:
             if self.show_none:
                 return first_hit(origin, direction, self.boxes)
             candidates = np.flatnonzero(self.classes != 0)
         else:
             if self._tree is None:
-                b = self.boxes
-                pad = np.where(b.is_obb[:, None], 2.0**-40 * (abs(b.box_min) + abs(b.box_max)), 0)
-                self._tree = geometry.BoxTree(b.box_min - pad, b.box_max + pad)
+                self._tree = geometry.BoxTree(*tree_bounds(self.boxes))
+            elif self._tree_stale:
+                self._tree.refit(*tree_bounds(self.boxes))
+            self._tree_stale = False
             candidates = self._tree.ray_pairs(origin, direction).box_index  # ascending
             if not self.show_none:
                 candidates = candidates[self.classes[candidates] != 0]

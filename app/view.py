@@ -56,6 +56,7 @@ MIN_FONT, MIN_FONT_WINDOW = 11.0, (640, 360)
 LABEL_FONT, LABEL_PAD = 14.0, 3.0  # in-scene labels: text size, plate padding (px)
 LABEL_TEXT = (0.95, 0.95, 0.95, 1.0)
 HELP_FONT, HELP_PAD, HELP_STEP = 16.0, 10.0, 1.25  # help overlay: size, padding, line height
+MIN_HELP_STEP = 1.05  # ... where the help fits no other way, its lines close up to this
 #: the screen-space batches' matrix: their positions are already normalised device coordinates
 SCREEN = matrix44.create_identity()
 
@@ -431,7 +432,8 @@ class SceneView:
                        ) -> dict[str, TextBlock]:
         """The HUD (top-left) and the help overlay, each text as large as fits up to its
         preferred size and never under ``MIN_FONT``. The help goes below the HUD; where it
-        cannot fit there at ``MIN_FONT``, the HUD gives way to it (they never overlap); so does
+        cannot fit there at ``MIN_FONT``, the HUD gives way to it (they never overlap) and, if
+        that is not room enough, its lines close up (down to ``MIN_HELP_STEP``); so does
         explain mode's lesson panel (bottom-left, laid out by :mod:`app.lesson`)."""
         width, height = size
         self._min_font = MIN_FONT * min(1.0, width / MIN_FONT_WINDOW[0],
@@ -451,6 +453,9 @@ class SceneView:
                 top = 4
                 font = self._fit(lines, width - 2 * pad - 16, height - 2 * pad - 8, HELP_FONT,
                                  step)
+                room = height - top - 2 * pad - 4  # still too tall: the lines move closer
+                if (len(lines) - 1) * font * step + font > room:
+                    step = max(MIN_HELP_STEP, (room / font - 1) / (len(lines) - 1))
             cols = max(sum(len(t) for t, _ in ln) for ln in lines)
             x = max((width - cols * self.text.char_width(font)) / 2, pad + 4)
             blocks["help"] = self._block(lines, x, top + pad, font, pad, step,

@@ -87,7 +87,9 @@ class SlabLabWindow(mglw.WindowConfig):
         self.camera = OrbitCamera(self.state.scene.camera, w / h if w and h else 16 / 9)
         #: all input goes there; the event methods below only forward (and ask for a frame)
         self.controller = Controller(self.state, self.camera, lambda: self.wnd.size, seed=seed,
-                                     save_screenshot=self.save_screenshot, close=self.wnd.close)
+                                     save_screenshot=self.save_screenshot, close=self.wnd.close,
+                                     read_frame=lambda: self.read_image(messages=False),
+                                     record_dir=self.screenshot_dir)
         self.view = SceneView(self.ctx, self.load_program)
         names = (*KEY_ACTIONS, *SHIFT_KEYS)
         self.key_names = {getattr(self.wnd.keys, n): n for n in names}
@@ -108,10 +110,10 @@ class SlabLabWindow(mglw.WindowConfig):
         width, height = self.wnd.size
         return width, height
 
-    def render_frame(self, target=None) -> None:
+    def render_frame(self, target=None, *, messages: bool = True) -> None:
         """Draw one frame into the window's framebuffer, or into ``target`` (window and
-        headless alike)."""
-        message = self.controller.current_message()
+        headless alike); ``messages=False`` leaves the HUD's transient message out."""
+        message = self.controller.current_message() if messages else ""
         width, height = self.wnd.buffer_size
         size = (width, height)
         if not self.samples or min(size) <= 0:
@@ -131,19 +133,21 @@ class SlabLabWindow(mglw.WindowConfig):
         self.ctx.copy_framebuffer(target or self.wnd.fbo, self._msaa)
         (target or self.wnd).use()
 
-    def read_image(self) -> np.ndarray:
-        """(H, W, 3) uint8 RGB of the current frame, top row first.
+    def read_image(self, *, messages: bool = True) -> np.ndarray:
+        """(H, W, 3) uint8 RGB of the current frame, top row first (``messages=False``:
+        without the HUD's transient message, as recordings show it).
 
         Headless, the window's framebuffer is our own and is read directly. A real window's is
         the default framebuffer, which moderngl reads with glReadBuffer(GL_COLOR_ATTACHMENT0):
         invalid there, and pyglet raises at its next checked GL call. So the frame is drawn
-        again, by the same code, into an offscreen framebuffer of the same size, and read there.
+        again, by the same code, into an offscreen framebuffer of the same size, and read there
+        (also when the message is to be left out).
         """
         w, h = self.wnd.buffer_size
         fbo, offscreen = self.wnd.fbo, None
-        if not fbo.color_attachments:
+        if not fbo.color_attachments or not messages:
             offscreen = self.ctx.simple_framebuffer((w, h))
-            self.render_frame(offscreen)
+            self.render_frame(offscreen, messages=messages)
             fbo = offscreen
         try:
             data = fbo.read(viewport=(0, 0, w, h), components=3, alignment=1)
@@ -162,6 +166,12 @@ class SlabLabWindow(mglw.WindowConfig):
         self.state.step(frame_time)
         self._dirty = False
         self.render_frame()
+        if self.controller.record_due():
+            self.controller.record_frame()
+
+    def on_close(self) -> None:
+        """The window closes (Esc, or its close button): a running recording is saved."""
+        self.controller.stop_recording(last_frame=False)
 
     def on_resize(self, width: int, height: int) -> None:
         self._dirty = True

@@ -204,14 +204,16 @@ def pyrr_nearest_ray_hit(s: Scene, boxes: list[np.ndarray]) -> int:
 # --- one item -------------------------------------------------------------------------------
 
 def one_item_cases() -> list[tuple[str, Callable[[], object]]]:
-    """pyrr's ``ray_intersect_aabb`` and the six queries, each on one item ((3,) float64
-    arrays, as a caller holding one segment, ray or triangle and one box writes it)."""
+    """pyrr's ``ray_intersect_aabb`` and the queries, each on one item ((3,) float64 arrays, as
+    a caller holding one segment, ray, triangle, box or point and one box writes it)."""
     lo, hi = np.array([0.0, 0.0, 0.0]), np.array([1.0, 1.0, 1.0])
     start, end = np.array([0.25, 0.5, -1.0]), np.array([0.75, 0.5, 2.0])
     origin, direction = np.array([0.25, 0.5, -1.0]), np.array([0.1, 0.0, 1.0])
     v0, v1, v2 = np.array([0.2, 0.3, -0.5]), np.array([0.9, 0.4, 1.5]), np.array([0.4, 1.2, 0.5])
     center, axes, half = np.array([0.5, 0.5, 0.5]), np.eye(3), np.array([0.5, 0.5, 0.5])
     ray, box = np.array([origin, direction]), np.array([lo, hi])
+    q_min, q_max, point = np.array([0.5, 0.2, -0.5]), np.array([1.5, 0.8, 0.5]), np.array(
+        [1.5, 0.2, 0.3])
     return [
         ("pyrr ray_intersect_aabb", lambda: ray_intersect_aabb(ray, box)),
         ("classify_segment_aabb", lambda: geometry.classify_segment_aabb(start, end, lo, hi)),
@@ -223,6 +225,8 @@ def one_item_cases() -> list[tuple[str, Callable[[], object]]]:
          lambda: geometry.intersect_ray_obb(origin, direction, center, axes, half)),
         ("triangle_overlaps_obb",
          lambda: geometry.triangle_overlaps_obb(v0, v1, v2, center, axes, half)),
+        ("classify_aabb_aabb", lambda: geometry.classify_aabb_aabb(q_min, q_max, lo, hi)),
+        ("distance_point_aabb", lambda: geometry.distance_point_aabb(point, lo, hi)),
     ]
 
 
@@ -230,7 +234,7 @@ ONE_ITEM_HEADER = "| one item | us per call | x pyrr |\n|---|--:|--:|"
 
 
 def one_item_table(rounds: int = 7, calls: int = 2000, out: TextIO | None = None) -> dict:
-    """Microseconds per one-item call, measured round-robin (pyrr and the six queries take
+    """Microseconds per one-item call, measured round-robin (pyrr and the queries take
     turns, ``rounds`` times ``calls`` calls each) so that load hits them alike; the median
     round of each, and its ratio to pyrr's. Prints the table; returns {name: us}."""
     out = out or sys.stdout

@@ -1,4 +1,4 @@
-"""Time the six queries, one query against N boxes, against the read-once floor.
+"""Time the queries, one query against N boxes, against the read-once floor.
 
 Run ``./benchmarks/run_queries.sh`` (N = 10^4, 10^5, 10^6, float64 and float32: a few minutes)
 or add ``--sizes 1e4,1e5,1e6,1e7`` (10^7 needs some 6 GiB more and takes longer). Prints a
@@ -14,8 +14,9 @@ at 10^6 as a second table and whether the textbook ports agree with the library.
   boxes once on one core, so no one-thread test can be much below it. The ``np.add.reduce,
   2 threads`` row (two halves reduced in two threads) shows what two cores reach on the machine
   (about 0.5 on an idle two-core one); the 2-thread rows are divided by the one-core floor too.
-- ``goal`` / ``meets``: issue 15's goal for the library's rows at 10^6 boxes: segment and ray
-  vs AABB at most 2x the floor, triangle vs AABB and the three OBB queries at most 3x.
+- ``goal`` / ``meets``: the issues' goals for the library's rows at 10^6 boxes: segment and ray
+  vs AABB at most 2x the floor, triangle vs AABB and the three OBB queries at most 3x (issue
+  15); box, sphere and distance vs AABB at most 2x, vs OBB at most 3x (issue 35).
 - ``peak MiB``: peak memory allocated during one call (tracemalloc, untimed), outputs included,
   inputs excluded. All calls of one N are measured before any of them is timed, and their
   results are kept until the last is measured, so no call can reuse an earlier call's output
@@ -27,7 +28,8 @@ at 10^6 as a second table and whether the textbook ports agree with the library.
 Runners: ``slablab, 1 thread`` and ``slablab, 2 threads`` (``geometry.set_num_threads``; a plain
 ``slablab`` row where the library has no thread setting), and ``textbook numba``: a plain numba
 port of the published algorithm (``benchmarks/textbook_ports.py``), benchmark code, not the
-library, one thread. The ray rows include ``np.argmin`` of ``t_enter`` (the nearest hit).
+library, one thread. The ray rows include ``np.argmin`` of ``t_enter`` (the nearest hit). The
+box, sphere and distance rows are defined in ``benchmarks/solid_queries.py``.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from typing import Any, NamedTuple, TextIO
 import numpy as np
 
 import geometry
-from benchmarks import exact_arbiter
+from benchmarks import exact_arbiter, solid_queries
 
 try:
     from benchmarks import textbook_ports
@@ -58,11 +60,12 @@ except ImportError:  # numba is not installed: no textbook rows
 SEED = 20251123
 DEFAULT_SIZES = (10**4, 10**5, 10**6)
 DTYPES = {"float64": np.float64, "float32": np.float32}
-QUERIES = ("segment", "ray", "triangle")
+QUERIES = ("segment", "ray", "triangle", *solid_queries.QUERIES)
 BOX_KINDS = ("aabb", "obb", "obb-frame")
 GOAL_N = 10**6
-#: Issue 15's goals at 10^6 boxes, in multiples of the read-once floor.
-GOALS = {("segment", "aabb"): 2.0, ("ray", "aabb"): 2.0}
+#: The issues' goals at 10^6 boxes, in multiples of the read-once floor.
+GOALS = {("segment", "aabb"): 2.0, ("ray", "aabb"): 2.0, ("box", "aabb"): 2.0,
+         ("sphere", "aabb"): 2.0, ("distance", "aabb"): 2.0}
 OTHER_GOAL = 3.0
 MIB = 2**20
 
@@ -138,6 +141,8 @@ def nearest(hit: Any, t_enter: np.ndarray) -> int:
 
 def library_call(query: str, kind: str) -> Callable[[Scene], Any]:
     """The public geometry function for `query` against `kind` boxes, as a call on a scene."""
+    if query in solid_queries.QUERIES:
+        return solid_queries.library_call(query, kind, lambda s: s.boxes(kind))
     box = "aabb" if kind == "aabb" else "obb"
     if query == "segment":
         classify = getattr(geometry, f"classify_segment_{box}")
@@ -156,6 +161,8 @@ def library_call(query: str, kind: str) -> Callable[[Scene], Any]:
 
 def textbook_call(query: str, kind: str) -> Callable[[Scene], Any]:
     """The textbook port for `query` against `kind` boxes; outputs allocated here."""
+    if query in solid_queries.QUERIES:
+        return solid_queries.textbook_call(query, kind)
     ports: Any = textbook_ports  # numba dispatchers: their signatures are not typed
 
     def frame(s: Scene) -> tuple[Any, ...]:  # axes as (M, 3, 3) and the step from box to box
@@ -218,6 +225,8 @@ def floor_call(kind: str, pool: ThreadPoolExecutor | None = None) -> Callable[[S
 
 def describe(query: str, result: Any) -> str:
     """What a result found: class counts, hits and nearest box, or overlaps."""
+    if query in solid_queries.QUERIES:
+        return solid_queries.describe(query, result)
     if query == "segment":
         counts = np.bincount(np.asarray(result, dtype=np.intp), minlength=3)
         return " / ".join(f"{name} {c}" for name, c in zip(("NONE", "INTERSECT", "INCLUDE"),
@@ -245,6 +254,8 @@ def one_box(scene: Scene, kind: str, i: int) -> tuple[np.ndarray, ...]:
 
 def exact_answer(query: str, scene: Scene, kind: str, i: int) -> Any:
     """Box i's answer in exact arithmetic: class, ``(t_enter, t_exit)`` or None, overlap."""
+    if query in solid_queries.QUERIES:
+        return solid_queries.exact_answer(query, scene, kind, i)
     box = one_box(scene, kind, i)
     if query == "segment":
         return exact_arbiter.segment_class(box, scene.start, scene.end)
@@ -258,6 +269,8 @@ def settle(query: str, scene: Scene, kind: str, ours: Any, theirs: Any
     """Compare a textbook result with the library's; where they differ, exact arithmetic on
     the worst boxes says who is right. Returns ``(port_note, library_problem)``, each None
     when there is nothing to say."""
+    if query in solid_queries.QUERIES:
+        return solid_queries.settle(query, scene, kind, ours, theirs)
     dtype = scene.center.dtype
     if query == "ray":
         found, other = ours[0], theirs[0]
@@ -331,7 +344,8 @@ class Runner:
             return "read-once floor"
         box = "aabb" if self.kind == "aabb" else "obb"
         name = {"segment": f"classify_segment_{box}", "ray": f"intersect_ray_{box} + argmin",
-                "triangle": f"triangle_overlaps_{box}"}[self.query]
+                "triangle": f"triangle_overlaps_{box}"}.get(self.query) or solid_queries.label(
+                    self.query, self.kind)
         return {"aabb": name, "obb": f"{name}, axes (N,3,3)",
                 "obb-frame": f"{name}, one (3,3) frame"}[self.kind]
 
@@ -405,6 +419,8 @@ def runners(queries: Sequence[str], kind: str, textbook: bool, threads: bool,
     """Every row kind for `kind` boxes: the floor first (the others are divided by it)."""
     settable = thread_setting() is not None  # (the library's default is every CPU)
     one = "slablab, 1 thread" if settable else "slablab"
+    queries = [q for q in queries
+               if q not in solid_queries.QUERIES or (q, kind) in solid_queries.ROWS]
     rows = [Runner("floor", kind, "np.add.reduce, 1 thread", floor_call(kind))]
     rows += [Runner(q, kind, one, library_call(q, kind), 1 if settable else None)
              for q in queries]
@@ -637,7 +653,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--dtypes", type=names(list(DTYPES)), default=list(DTYPES),
                         help="from float64,float32 (default both)")
     parser.add_argument("--queries", type=names(QUERIES), default=list(QUERIES),
-                        help="from segment,ray,triangle (default all)")
+                        help=f"from {','.join(QUERIES)} (default all)")
     parser.add_argument("--boxes", type=names(BOX_KINDS), default=list(BOX_KINDS),
                         help="from aabb,obb,obb-frame (default all; obb: axes (N,3,3), "
                         "obb-frame: one (3,3) frame)")

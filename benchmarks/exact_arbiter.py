@@ -141,3 +141,60 @@ def box_class(query: tuple[Any, ...], box: tuple[Any, ...]) -> int:
         if min(p) > r or max(p) < -r:
             return 0
     return 2 if all(-hk < x < hk for v in pts for x, hk in zip(v, h, strict=True)) else 1
+
+
+def squared_distance(box: tuple[Any, ...], point: Any) -> Fraction:
+    """The squared Euclidean distance from the point to the closed box (a parallelepiped for
+    an OBB), exactly: the least over the 27 faces, edges, corners and interior (each ``u_i``
+    fixed at ``-h_i`` or ``+h_i``, or free) of the distance to that piece's affine hull, where
+    the nearest point of the hull lies in the box. The nearest point of the box is the nearest
+    point of the hull of the piece it lies inside, so it is among them."""
+    center, axes, half = frame(box)
+    edges = [cross(axes[(i + 1) % 3], axes[(i + 2) % 3]) for i in range(3)]
+    det = dot(axes[0], edges[0])
+    cols = [[x / det for x in e] for e in edges]  # p = center + sum_i u_i cols[i]
+    rel = [x - c for x, c in zip(exact(point), center, strict=True)]
+    best: Fraction | None = None
+    for pattern in itertools.product((-1, 0, 1), repeat=3):
+        free = [i for i in range(3) if pattern[i] == 0]
+        fixed = [[p * h * x for x in col]
+                 for p, h, col in zip(pattern, half, cols, strict=True) if p]
+        target = [r - sum((f[k] for f in fixed), Fraction(0)) for k, r in enumerate(rel)]
+        u = _least_squares([cols[i] for i in free], target)
+        if any(abs(x) > half[i] for x, i in zip(u, free, strict=True)):
+            continue
+        near = [sum((x * cols[i][k] for x, i in zip(u, free, strict=True)), Fraction(0))
+                for k in range(3)]
+        d2 = sum(((t - n) ** 2 for t, n in zip(target, near, strict=True)), Fraction(0))
+        best = d2 if best is None or d2 < best else best
+    assert best is not None  # the box's centre piece (all free) or a corner always qualifies
+    return best
+
+
+def _least_squares(cols: list[Vector], target: Vector) -> Vector:
+    """Coefficients x minimising |sum_i x_i cols[i] - target| (independent cols), exactly."""
+    n = len(cols)
+    g = [[dot(a, b) for b in cols] + [dot(a, target)] for a in cols]
+    for i in range(n):  # Gauss-Jordan on the normal equations
+        g[i] = [x / g[i][i] for x in g[i]]
+        for r in range(n):
+            if r != i:
+                g[r] = [x - g[r][i] * y for x, y in zip(g[r], g[i], strict=True)]
+    return [g[i][n] for i in range(n)]
+
+
+def sphere_class(box: tuple[Any, ...], center: Any, radius: float) -> int:
+    """NONE (0), INTERSECT (1) or INCLUDE (2: the ball in the box's open interior) of the
+    closed ball and the closed box, exactly."""
+    if is_empty(box):
+        return 0
+    r = Fraction(float(radius))
+    if squared_distance(box, center) > r * r:
+        return 0
+    # in the open interior iff, for each face plane, the centre is farther than r inside it
+    c, axes, half = frame(box)
+    u = local((c, axes, half), exact(center))
+    norms = [dot(a, a) for a in axes]  # |axes[i] . (p - c)| < h_i, scaled by |axes[i]|
+    inside = all((h - abs(x)) > 0 and (h - abs(x)) ** 2 > r * r * n
+                 for x, h, n in zip(u, half, norms, strict=True))
+    return 2 if inside else 1

@@ -19,6 +19,7 @@ from ._threads import get_num_threads, set_num_threads
 from .aabb import AABB
 from .aabb_aabb import classify_aabb_aabb
 from .aabb_frustum import classify_aabb_frustum
+from .aabb_obb import classify_aabb_obb
 from .box_tree import BoxTree
 from .explain import (
     AxisTest,
@@ -41,18 +42,28 @@ from .explain_boxes import (
     explain_obb_aabb,
     explain_obb_obb,
 )
+from .explain_frustum import (
+    FrustumPlaneTest,
+    FrustumTests,
+    explain_aabb_frustum,
+    explain_obb_frustum,
+)
 from .frustum import Frustum
 from .obb import OBB
+from .obb_aabb import classify_obb_aabb
 from .obb_frustum import classify_obb_frustum
+from .obb_obb import classify_obb_obb
 from .plane_aabb import plane_side_aabb
 from .plane_obb import plane_side_obb
 from .point_aabb import distance_point_aabb
+from .point_obb import distance_point_obb
 from .primitives import Ray, Segment, Triangle
 from .ray_aabb import intersect_ray_aabb
 from .ray_obb import intersect_ray_obb
 from .results import IntersectionType, RayHit
 from .segment_aabb import classify_segment_aabb
 from .segment_obb import classify_segment_obb
+from .sphere_aabb import classify_sphere_aabb
 from .triangle_aabb import triangle_overlaps_aabb
 from .triangle_obb import triangle_overlaps_obb
 
@@ -64,6 +75,8 @@ __all__ = [
     "BoxSeparatingAxes",
     "BoxTree",
     "Frustum",
+    "FrustumPlaneTest",
+    "FrustumTests",
     "OBB",
     "IntersectionType",
     "Ray",
@@ -77,13 +90,20 @@ __all__ = [
     "Triangle",
     "classify_aabb_aabb",
     "classify_aabb_frustum",
+    "classify_aabb_obb",
+    "classify_obb_aabb",
     "classify_obb_frustum",
+    "classify_obb_obb",
     "classify_segment_aabb",
     "classify_segment_obb",
+    "classify_sphere_aabb",
     "distance_point_aabb",
+    "distance_point_obb",
     "explain_aabb_aabb",
+    "explain_aabb_frustum",
     "explain_aabb_obb",
     "explain_obb_aabb",
+    "explain_obb_frustum",
     "explain_obb_obb",
     "explain_segment_aabb",
     "explain_segment_obb",

@@ -17,9 +17,7 @@ relative interior of one of the 27 faces, edges, vertices or the interior of the
 frame: with the axes ``A`` clamped to ``b_A = +-h_A`` and the others free, it is the distance to
 the flat ``{a_i . (x - c) = b_i, i in A}``, ``w_A . z`` with ``G_AA z = w_A`` (the least-norm
 step ``x = p - sum_A z_i a_i``), and that point is in the box iff the free axes' coordinates
-``u_F = U_F - G_FA z`` are within ``+-h_F``. The least value over the feasible features is the
-distance (the minimiser is feasible for its own feature; every feasible one is a point of the
-box).
+``u_F = U_F - G_FA z`` are within ``+-h_F``.
 """
 
 from __future__ import annotations
@@ -30,10 +28,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ._double_double import two_sum
-from ._exact import to_float
+from ._exact import scaled, to_float
 from ._floats import jitable, two_product
+from ._tolerances import FILTER_UNIT, OBB_DISTANCE_FLOOR, OBB_DISTANCE_FRAME
 
-__all__ = ["aabb_distance2", "excess", "norm_dd", "obb_distance2", "sqrt_dd", "sqrt_rounded"]
+__all__ = ["aabb_distance2", "excess", "frame_excess", "gram_residual", "norm_dd", "obb_distance2",
+           "sqrt_dd", "sqrt_rounded", "square_sum_dd"]
 
 _BIG = 2.0**450  # norm_dd scales by 2**-600 above this largest component
 _SMALL = 2.0**-450  # and by 2**600 below this one
@@ -53,24 +53,75 @@ def excess(p: float, lo: float, hi: float) -> tuple[float, float]:
 
 
 @jitable
-def norm_dd(e0: float, f0: float, e1: float, f1: float, e2: float, f2: float
-            ) -> tuple[float, float, float]:
-    """``(s_hi, s_lo, unscale)``: ``|E|**2 * scale**2`` as ``s_hi + s_lo`` for the vector of
-    ``E_i = e_i + f_i`` (``|f_i| <= u |e_i|``, finite), with ``scale`` a power of two that puts
-    the largest ``|e_i|`` within [2**-474, 2**450] (or 1), and ``unscale = 1 / scale``. Within
-    32 u**2 of the exact value, relatively (DISTANCE_DD_RELATIVE); no square can overflow, and
-    underflow errs by less than 2**-120 of it."""
-    m = max(abs(e0), abs(e1), abs(e2))
-    scale = 2.0**-600 if m > _BIG else (2.0**600 if m < _SMALL else 1.0)
-    unscale = 2.0**600 if m > _BIG else (2.0**-600 if m < _SMALL else 1.0)
-    e0, f0, e1, f1, e2, f2 = e0 * scale, f0 * scale, e1 * scale, f1 * scale, e2 * scale, f2 * scale
+def square_sum_dd(e0: float, f0: float, e1: float, f1: float, e2: float, f2: float
+                  ) -> tuple[float, float]:
+    """``(s_hi, s_lo)``: ``sum_i (e_i + f_i)**2`` in double-double, for ``|f_i| <= u |e_i|``
+    and ``|e_i| <= 2**500``: within 27.01 u**2 of it, relatively, plus 2**-1070 where products
+    underflow (DISTANCE_DD_RELATIVE). ``(e_i + f_i)**2 = e_i**2 + 2 e_i f_i + f_i**2``, the
+    last below u**2 e_i**2 and left out."""
     p0, q0 = two_product(e0, e0)
     p1, q1 = two_product(e1, e1)
     p2, q2 = two_product(e2, e2)
     s, g1 = two_sum(p0, p1)
     s, g2 = two_sum(s, p2)
-    # E_i**2 = e_i**2 + 2 e_i f_i + f_i**2, the last below u**2 e_i**2 and left out
-    return s, (g1 + g2) + ((q0 + q1) + q2) + 2.0 * ((e0 * f0 + e1 * f1) + e2 * f2), unscale
+    return s, (g1 + g2) + ((q0 + q1) + q2) + 2.0 * ((e0 * f0 + e1 * f1) + e2 * f2)
+
+
+@jitable
+def norm_dd(e0: float, f0: float, e1: float, f1: float, e2: float, f2: float
+            ) -> tuple[float, float, float]:
+    """``(s_hi, s_lo, unscale)``: :func:`square_sum_dd` of ``scale * (e_i + f_i)``, with
+    ``scale`` a power of two that puts the largest ``|e_i|`` within [2**-474, 2**450] (or 1)
+    and ``unscale = 1 / scale`` (finite ``e_i``). No square can overflow, and underflow (also of
+    a scaled ``f_i``) errs by less than 2**-120 of the sum."""
+    m = max(abs(e0), abs(e1), abs(e2))
+    scale = 2.0**-600 if m > _BIG else (2.0**600 if m < _SMALL else 1.0)
+    unscale = 2.0**600 if m > _BIG else (2.0**-600 if m < _SMALL else 1.0)
+    s_hi, s_lo = square_sum_dd(e0 * scale, f0 * scale, e1 * scale, f1 * scale, e2 * scale,
+                               f2 * scale)
+    return s_hi, s_lo, unscale
+
+
+@jitable
+def gram_residual(a0: float, a1: float, a2: float, b0: float, b1: float, b2: float,
+                  delta: float) -> float:
+    """``a . b - delta`` (``delta`` 1 for a row with itself, else 0), summed in double-double
+    and rounded once: within ``u |result| + 30 u**2`` of the exact value for rows of norm
+    about 1 (the entries of ``R = M M^T - I`` that :func:`._floats.axes_residuals` gives only
+    within 3 u)."""
+    p0, e0 = two_product(a0, b0)
+    p1, e1 = two_product(a1, b1)
+    p2, e2 = two_product(a2, b2)
+    s, g1 = two_sum(p0, p1)
+    s, g2 = two_sum(s, p2)
+    s, g3 = two_sum(s, -delta)
+    return s + (((g1 + g2) + g3) + ((e0 + e1) + e2))
+
+
+@jitable
+def frame_excess(a0: float, a1: float, a2: float, t0: float, t1: float, t2: float, l0: float,
+                 l1: float, l2: float, h: float) -> tuple[float, float, float]:
+    """``(w_hi, w_lo, spread)`` for one axis ``a`` of a box: the frame coordinate
+    ``U = a . (t + l)`` of a point (``t + l`` its offset from the centre, exactly) in
+    double-double, and its signed excess beyond ``[-h, h]``, ``w = sign(U) max(|U| - h, 0)``,
+    as ``w_hi + w_lo`` (``|w_lo| <= u |w_hi|``). ``spread`` bounds ``|w - w_exact|``, the
+    excess of the exact ``U`` (OBB_DISTANCE_FRAME), and is 0 where the exact excess is surely 0
+    (``|U| <= h - 2 spread``)."""
+    p0, e0 = two_product(a0, t0)
+    p1, e1 = two_product(a1, t1)
+    p2, e2 = two_product(a2, t2)
+    s, g1 = two_sum(p0, p1)
+    s, g2 = two_sum(s, p2)
+    u_hi, u_lo = two_sum(s, (g1 + g2) + ((e0 + e1) + e2) + ((a0 * l0 + a1 * l1) + a2 * l2))
+    sign = 1.0 if u_hi >= 0.0 else -1.0
+    x_hi, x_lo = two_sum(abs(u_hi), -h)
+    w_hi, w_lo = two_sum(x_hi, x_lo + sign * u_lo)
+    # U's error scales with sum_j |a_j t_j|
+    err = (OBB_DISTANCE_FRAME * FILTER_UNIT * FILTER_UNIT * (abs(p0) + abs(p1) + abs(p2))
+           + OBB_DISTANCE_FLOOR)
+    out = w_hi > 0.0
+    return (sign * w_hi if out else 0.0, sign * w_lo if out else 0.0,
+            0.0 if w_hi + 2.0 * err <= 0.0 else err)
 
 
 @jitable
@@ -118,54 +169,52 @@ def aabb_distance2(point: Sequence[float], lo: Sequence[float], hi: Sequence[flo
     return total
 
 
-def obb_frame(point: Sequence[float], center: Sequence[float], axes: Sequence[float]
-              ) -> tuple[list[Fraction], list[list[Fraction]]]:
-    """``(U, G)``: the point's frame coordinates ``a_i . (p - c)`` and the Gram matrix
-    ``a_i . a_j`` of the rows (``axes`` row-major), exactly."""
-    rows = [[Fraction(axes[3 * i + j]) for j in range(3)] for i in range(3)]
-    t = [Fraction(point[j]) - Fraction(center[j]) for j in range(3)]
-    u = [sum((rows[i][j] * t[j] for j in range(3)), Fraction(0)) for i in range(3)]
-    gram = [[sum((rows[i][k] * rows[j][k] for k in range(3)), Fraction(0)) for j in range(3)]
-            for i in range(3)]
-    return u, gram
-
-
-def _solve(g: list[list[Fraction]], b: list[Fraction]) -> list[Fraction]:
-    """``g^-1 b`` for a symmetric positive definite ``g`` (1x1 to 3x3), by Gauss elimination."""
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(g)]
-    for c in range(n):
-        for r in range(c + 1, n):
-            f = m[r][c] / m[c][c]
-            m[r] = [m[r][k] - f * m[c][k] for k in range(n + 1)]
-    z = [Fraction(0)] * n
-    for c in reversed(range(n)):
-        z[c] = (m[c][n] - sum((m[c][k] * z[k] for k in range(c + 1, n)), Fraction(0))) / m[c][c]
-    return z
+def _adjugate(g: list[list[int]]) -> tuple[list[list[int]], int]:
+    """``(adj, det)`` of a 1x1 to 3x3 integer matrix: ``g adj = det I``."""
+    n = len(g)
+    if n == 1:
+        return [[1]], g[0][0]
+    if n == 2:
+        return [[g[1][1], -g[0][1]], [-g[1][0], g[0][0]]], g[0][0] * g[1][1] - g[0][1] * g[1][0]
+    adj = [[g[(j + 1) % 3][(i + 1) % 3] * g[(j + 2) % 3][(i + 2) % 3]
+            - g[(j + 1) % 3][(i + 2) % 3] * g[(j + 2) % 3][(i + 1) % 3] for j in range(3)]
+           for i in range(3)]
+    return adj, sum(g[0][k] * adj[k][0] for k in range(3))
 
 
 def obb_distance2(point: Sequence[float], center: Sequence[float], axes: Sequence[float],
                   half: Sequence[float]) -> Fraction | None:
-    """The squared distance of ``point`` to the box ``{x : |a_i . (x - c)| <= h_i}`` exactly,
-    by the 27 features of the module docstring; None for an empty box (a negative half size)."""
-    if any(h < 0.0 for h in half):
+    """The squared distance of ``point`` to the box ``{x : |a_i . (x - c)| <= h_i}`` exactly;
+    None for an empty box (a negative half size). In integers: the coordinates on one scale
+    and the rows on another (``_exact.scaled``), so that ``U``, ``G`` and ``h`` are integers
+    (times ``su = unit_x unit_a`` and ``unit_a**2``). The features of the module docstring are
+    tried, the clamp's own first, until one meets the KKT conditions of the least-distance
+    problem: its point is in the box (the free axes within ``+-h``) and each multiplier ``z_i``
+    has the sign of its side (or is 0); ``z = adj w / det`` (``det > 0``). A convex problem's
+    KKT point is its minimiser, and the feature of the minimiser's tight constraints is one
+    (the rows are independent)."""
+    if any(x < 0.0 for x in half):
         return None
-    u, gram = obb_frame(point, center, axes)
-    h = [Fraction(x) for x in half]
-    if all(abs(u[i]) <= h[i] for i in range(3)):
+    unit_x, xs = scaled(*point, *center, *half)
+    unit_a, a = scaled(*axes)
+    t = [xs[j] - xs[3 + j] for j in range(3)]
+    u = [a[3 * i] * t[0] + a[3 * i + 1] * t[1] + a[3 * i + 2] * t[2] for i in range(3)]
+    h = [x * unit_a for x in xs[6:]]
+    gram = [[sum(a[3 * i + k] * a[3 * j + k] for k in range(3)) for j in range(3)]
+            for i in range(3)]
+    guess = tuple((u[i] > h[i]) - (u[i] < -h[i]) for i in range(3))
+    if guess == (0, 0, 0):
         return Fraction(0)
-    best: Fraction | None = None
-    for sides in itertools.product((-1, 0, 1), repeat=3):
+    for sides in (guess, *itertools.product((-1, 0, 1), repeat=3)):
         clamped = [i for i in range(3) if sides[i]]
         if not clamped:
             continue
         w = [u[i] - sides[i] * h[i] for i in clamped]
-        z = _solve([[gram[i][j] for j in clamped] for i in clamped], w)
-        free_ok = all(abs(u[f] - sum((gram[f][i] * z[k] for k, i in enumerate(clamped)),
-                                     Fraction(0))) <= h[f]
-                      for f in range(3) if not sides[f])
-        if free_ok:
-            value = sum((a * b for a, b in zip(w, z, strict=True)), Fraction(0))
-            best = value if best is None or value < best else best
-    assert best is not None  # the minimiser's own feature is feasible
-    return best
+        adj, det = _adjugate([[gram[i][j] for j in clamped] for i in clamped])
+        y = [sum(adj[k][m] * w[m] for m in range(len(w))) for k in range(len(w))]  # det z
+        if all(sides[i] * y[k] >= 0 for k, i in enumerate(clamped)) and all(
+                abs(u[f] * det - sum(gram[f][i] * y[k] for k, i in enumerate(clamped)))
+                <= h[f] * det for f in range(3) if not sides[f]):
+            value = sum(p * q for p, q in zip(w, y, strict=True))
+            return Fraction(value * unit_a * unit_a, det * (unit_x * unit_a) ** 2)
+    raise AssertionError("no feature of the box meets the KKT conditions")

@@ -29,7 +29,7 @@ __all__ = ["dask_aware"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Dimensions of one item of an argument, where it is not a point (1).
-_ITEM_NDIM = {"axes": 2, "t_min": 0, "t_max": 0}
+_ITEM_NDIM = {"axes": 2, "box_axes": 2, "t_min": 0, "t_max": 0, "offset": 0, "radius": 0}
 
 
 def dask_aware(func: F) -> F:

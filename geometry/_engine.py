@@ -24,11 +24,13 @@ and wires them to the engine once::
 ``_QUERY(*values, out=None)`` does the rest:
 
 - **validation at the boundary** of shapes and dtypes: every point-like argument is (..., 3)
-  (``AXES`` (..., 3, 3), scalars any shape), all broadcast over their leading dimensions; ints
-  and extended floats are accepted only where float64 holds them exactly. Values are checked by
-  the filter's doubt: a doubtful item is checked here, and a bad one raises a ``ValueError``
-  naming the argument and its index. ``AXES`` must be finite and orthonormal: the filter doubts
-  axes that are not (:func:`._floats.axes_doubt`), so the check costs no pass of its own.
+  (``AXES`` (..., 3, 3), scalars any shape; a kind of ``width`` W and one item dimension, such
+  as ``FRUSTUM_PLANES``, (..., W): a frustum's constants, passed as one (W,) array), all
+  broadcast over their leading dimensions; ints and extended floats are accepted only where
+  float64 holds them exactly. Values are checked by the filter's doubt: a doubtful item is
+  checked here, and a bad one raises a ``ValueError`` naming the argument and its index.
+  ``AXES`` must be finite and orthonormal: the filter doubts axes that are not
+  (:func:`._floats.axes_doubt`), so the check costs no pass of its own.
 - **one item** (every argument a single item: tuples, lists, (3,) arrays, Python numbers): the
   filter runs on Python floats, ``_exact`` if it doubts; returns a Python scalar (one output) or
   a tuple of them. Nothing is allocated, numba is not imported.
@@ -36,8 +38,9 @@ and wires them to the engine once::
   pieces of the items in up to :func:`._threads.get_num_threads` threads when the batch is large,
   see :func:`._threads.set_num_threads`) runs the same filter (:mod:`._loops`), writing answers and
   doubt flags; then ``_exact`` runs on the doubtful items only. Arguments shared by every item (the
-  leading ones, a frame of axes, scalars) are constants of the loop (one compiled loop per pattern
-  of them), so what depends on them alone is computed once, not per item. Filters compute with
+  leading ones, a frame of axes, scalars, a frustum's constants) are constants of the loop (one
+  compiled loop per pattern of them), so what depends on them alone is computed once, not per
+  item. Filters compute with
   selects and ``&`` / ``|`` rather than branches, and their helpers are inlined (``forceinline``),
   so that LLVM vectorises the loop (one item in Python may still skip work whose result a select
   discards: :func:`._floats.interpreted` is a constant False compiled). ``set_jit(False)`` or
@@ -89,7 +92,6 @@ import numpy as np
 from ._loops import Column, compile_loop, get_jit, loop_args, numba_jit_disabled, run_interpreted
 from ._threads import PARALLEL_MIN, in_shares
 from ._validate import (
-    AXES,
     EXACT_INT,
     Kind,
     as_float_array,
@@ -178,7 +180,7 @@ class Query:
                         continue
                     break
                 if t is np.ndarray:
-                    if value.shape != ((3,) if kind.item_dims == 1 else (3, 3)):
+                    if value.shape != ((kind.width,) if kind.item_dims == 1 else (3, 3)):
                         break
                     if value.dtype == np.float64:
                         all32 = False
@@ -249,8 +251,9 @@ class Query:
             # Shared values are constants of the loop (what depends on them alone is computed
             # once). Each pattern of them is a loop compiled of its own, so only the common ones
             # are: the leading run (one segment, ray or triangle against many boxes), one frame
-            # for all oriented boxes, and scalars; other shared points are repeated per item.
-            if shared and (leading or kind.width == 1 or kind is AXES):
+            # for all oriented boxes, scalars and wider constants (a frustum's); other shared
+            # points are repeated per item.
+            if shared and (leading or kind.width != 3):
                 columns.append(tuple(float(x) for x in a.reshape(-1)))
             else:
                 a = np.broadcast_to(a, lead + a.shape[a.ndim - kind.item_dims:])
@@ -405,8 +408,9 @@ def _python_point(value: Any) -> list[float] | None:
 def _as_array(name: str, value: Any, kind: Kind) -> np.ndarray:
     """``value`` as a float array of ``kind``'s item shape (:func:`as_float_array`)."""
     a = as_float_array(name, value)
-    if kind.item_dims == 1 and (a.ndim == 0 or a.shape[-1] != 3):
-        raise ValueError(f"{name} must have shape (3,) or (N, 3), got {a.shape}")
+    if kind.item_dims == 1 and (a.ndim == 0 or a.shape[-1] != kind.width):
+        raise ValueError(f"{name} must have shape ({kind.width},) or (N, {kind.width}), "
+                         f"got {a.shape}")
     if kind.item_dims == 2 and (a.ndim < 2 or a.shape[-2:] != (3, 3)):
         raise ValueError(f"{name} must have shape (3, 3) or (N, 3, 3), got {a.shape}")
     return a

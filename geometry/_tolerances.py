@@ -154,11 +154,16 @@ DISTANCE_DD_RELATIVE = 2.0**-96
 #: the bound's own roundings. For an OBB the extreme value along n is ``n . center - offset +-
 #: sum_i h_i |n . axes[i]|``: the dot products, the products with h_i, their sum and the last
 #: addition round by at most 7.02 u |n|_1 sum h + u (|n|_1 |center|_max + |offset|) more, so
-#: the OBB filters take twice the bound, with M = |center|_max + sum h.
+#: the OBB filters take twice the bound, with M = |center|_max + sum h. The AABB vs frustum
+#: filter takes an AABB as its centre and half sizes, ``(min + max) / 2`` and
+#: ``(max - min) / 2``, each rounded once (u |n|_1 M more each, M = |centre|_max + max half
+#: size), and ``far = middle + r`` once more: twice the bound as well.
 PLANE_BOUND = 8.0
 
-#: An underflowed product errs by at most 2**-1075 absolutely; four of them, rounded into a sum.
-PLANE_ABSOLUTE = 2.0**-1070
+#: An underflowed product errs by at most 2**-1075 absolutely; a handful of them, rounded into a
+#: sum, by far less than this. A normal number (not 2**-1070): adding a subnormal constant to
+#: every bound slows a vectorised loop several times over on x86 (a microcode assist per use).
+PLANE_ABSOLUTE = 2.0**-1020
 
 #: OBB rows orthonormal only within r = max |axes @ axes.T - I| (:func:`._floats.axes_residuals`):
 #: the box's edges are the columns b_i of axes^-1 = axes.T (I + R)^-1, whose entries differ from
@@ -166,3 +171,76 @@ PLANE_ABSOLUTE = 2.0**-1070
 #: |n . b_i - n . axes[i]| <= 9.1 r |n|_1: the box's extent along n is
 #: sum_i h_i |n . b_i|, within OBB_DEFECT_BOUND * r * |n|_1 * sum_i h_i of the rows' one.
 OBB_DEFECT_BOUND = 10.0
+
+#: Box vs box with an OBB (``_box_sat.box_margins``), in the frame of one box, ``P = [-p, p]``:
+#: the other is the parallelepiped ``Q = t + M [-q, q]``, its edges the columns of M, its face
+#: normals the rows of N = M^-1, and the filter uses one float matrix R for M and for N^T, and 1
+#: for |det M| (exact for orthonormal rows). With e the sum of both boxes' exact orthonormality
+#: defects (max |row_i . row_j - delta_ij|; 0 for an AABB): the Gram matrix G = I + D of a box's
+#: rows has ||G^-1 - I||_inf <= 3e / (1 - 3e) and det G in [(1 - 3e)^3, (1 + 3e)^3]
+#: (Gershgorin), and M = A B^-1 = (A B^T) G_B^-1, N = (A B^T)^T G_A^-1 (A the frame box's rows,
+#: B the other's), so |R - M|, |R^T - N| <= 3.001 (e + u) entrywise (the u for rounding A B^T;
+#: an AABB's R is exact), ||det M| - 1| <= 4.6 e, and R's entries are at most 1.0001. The frame
+#: change rounds t by at most 5 u P per coordinate and q by 1.6 u P (P the L1 size it rounds:
+#: |center - center'|_1, or the AABB's corners relative to the frame's centre). Counting per
+#: margin (P's faces: |t_i| - p_i - sum_l q_l |R_il|; Q's faces: |sum_i R_il t_i| - q_l -
+#: sum_i p_i |R_il|; edges: Ericson's two-term centre and four-term radius; the containment
+#: margins have the same terms): at most 27.6 u S + 7.61 e S, S = P + |t|_1 + |p|_1 + |q|_1.
+#: The computed residuals give each box's defect within 9 u (a rounded three-term dot product,
+#: less 1), so with e~ the sum of the computed ones the error is at most
+#: (27.6 + 7.61 * 18) u S + 7.61 e~ S = 164.6 u S + 7.61 e~ S.
+#: B = (BOX_SAT_ROUNDING u + BOX_SAT_DEFECT e~) S.
+BOX_SAT_ROUNDING = 256.0
+BOX_SAT_DEFECT = 12.0
+
+#: Point vs OBB distance, the frame (``_closest.frame_excess``): U = a . (t + l), with t + l the
+#: point's offset from the centre exactly (TwoSum), in double-double from TwoProducts: the low
+#: parts' sums and the products a_j l_j round by at most 15 u**2 W (W = sum_j |a_j t_j|), and the
+#: excess |U| - h by 3.01 u**2 W more where it is not surely 0 (h < |U| + 2 spread): 18.1 u**2 W.
+#: spread = OBB_DISTANCE_FRAME u**2 W + OBB_DISTANCE_FLOOR, where the floor covers underflow (a
+#: few 2**-1075 in scaled units, where offsets are at least 2**-474 or exactly 0).
+OBB_DISTANCE_FRAME = 32.0
+OBB_DISTANCE_FLOOR = 2.0**-1000
+
+#: Point vs OBB distance, the metric. With G = M M^T = I + R for the float rows M, R's entries
+#: at most e in magnitude (rho = ||R||_2 <= 3 e), the squared distance is the minimum over the
+#: box of w^T G^-1 w (w = u_p - u in frame coordinates); with w0 the excess of the clamp of u_p,
+#: |d**2 - (|w0|**2 - w0^T R w0)| <= rho**2 / (1 - rho) |w0|**2: G^-1 = I - R + R G^-1 R, the
+#: last term positive semidefinite and at most rho**2 / (1 - rho); at the clamp that bounds the
+#: value from above, and at any u = u* + D of the box, |w|**2 >= |w0|**2 + |D|**2 (the clamp is
+#: the projection onto the box) while w^T R w grows by at most 2 rho |w0| |D| + rho |D|**2,
+#: whose least total, -rho**2 |w0|**2 / (1 - rho), bounds it from below. So the error is second
+#: order in e: OBB_DISTANCE_METRIC e**2 |w0|**2 with e <= 1e-6 (ORTHONORMAL_ATOL).
+OBB_DISTANCE_METRIC = 9.01
+
+#: Point vs OBB distance, the rest of the float error, relative to |w|**2: the correction
+#: w^T R w in floats (R's entries within u |R| + 30 u**2, ``_closest.gram_residual``; w's low
+#: parts dropped; six products and five sums) errs by at most (33 u e + 90 u**2) |w|**2
+#: <= 2**-68 |w|**2, the double-double square sum by 27.01 u**2: 2**-66 covers both.
+OBB_DISTANCE_STATIC = 2.0**-66
+
+#: Point vs OBB distance, the certificate: a double-double D = s_hi + s_lo with |D - d**2| at
+#: most B <= OBB_DISTANCE_SHARE * DISTANCE_FAITHFUL * s_hi has a root within
+#: B / (sqrt(D) + d) <= 0.46 DISTANCE_FAITHFUL of d, relatively, and ``_closest.sqrt_dd`` adds
+#: DISTANCE_DD_RELATIVE: faithful. Past it, the item goes exact.
+OBB_DISTANCE_SHARE = 0.9
+
+#: Sphere vs AABB: each excess e_i rounds the exact one (within u), its square and the sum of
+#: three round (fused or not): |sum e_i**2 - d**2| <= 5.02 u sum e_i**2; r**2 rounds by u r**2,
+#: their difference by u more of the two: within 7.02 u (sum + r**2) in all, plus underflow (a few
+#: 2**-1075: SPHERE_ABSOLUTE). INCLUDE's margins (s - lo) - r round twice: within
+#: 2.01 u (|s - lo| + r). 2**-50 is 8 u, more than both with the bound's own rounding.
+SPHERE_RELATIVE = 2.0**-50
+SPHERE_ABSOLUTE = 2.0**-1000
+#: Sphere vs box: excesses, offsets or radii beyond this are doubt (their squares, summed, could
+#: overflow), decided exactly.
+SPHERE_SCALE_MAX = 2.0**500
+
+#: Box vs frustum, a cross axis a = e_k x d (``_frustum_filter.aabb_cross_axes``): d is the
+#: exact edge direction rounded to nearest, so a is the exact axis within u per component (e_k
+#: only permutes and negates). The box's extreme ``a . x`` (two products, one sum) errs by at
+#: most u |a|_1 M (the axis) + 2.0001 u |a|_1 M; a frustum corner's ``a . v``, its coordinates
+#: rounded too, by 2 u |a|_1 V + 2.0001 u |a|_1 V (V the largest |corner coordinate|, M the
+#: box's); the difference of the two rounds once more: 6.1 u |a|_1 (M + V) in all.
+#: B = CROSS_BOUND * u * |a|_1 * (M + V) + PLANE_ABSOLUTE.
+CROSS_BOUND = 16.0

@@ -27,8 +27,11 @@ __all__ = [
     "BOX_MIN",
     "DIRECTION",
     "EXACT_INT",
+    "FRUSTUM_AXES",
+    "FRUSTUM_PLANES",
     "POINT",
     "SCALAR",
+    "RADIUS",
     "T_MAX",
     "T_MIN",
     "Kind",
@@ -74,6 +77,10 @@ AXES = Kind("axes", 9, 2)  #: finite, rows orthonormal within ORTHONORMAL_ATOL
 T_MIN = Kind("t_min", 1, 0)  #: not NaN, not +inf
 T_MAX = Kind("t_max", 1, 0)  #: not NaN, not -inf
 SCALAR = Kind("scalar", 1, 0)  #: finite (a plane's offset)
+RADIUS = Kind("radius", 1, 0)  #: finite and not negative
+#: a frustum's constants for the box filters, one (W,) array shared by every box (``Frustum``)
+FRUSTUM_PLANES = Kind("frustum_planes", 32, 1)  #: finite
+FRUSTUM_AXES = Kind("frustum_axes", 61, 1)  #: finite
 
 
 def as_float_array(name: str, value: Any) -> np.ndarray:
@@ -228,6 +235,9 @@ def elements_ok(a: np.ndarray, kind: Kind) -> np.ndarray:
         return _scalars_ok(a, "-")
     if kind is T_MAX:
         return _scalars_ok(a, "+")
+    if kind is RADIUS:
+        radius_ok: np.ndarray = np.isfinite(a) & (a >= 0)
+        return radius_ok
     finite: np.ndarray = np.isfinite(a)
     return finite
 
@@ -241,6 +251,8 @@ def _expected(kind: Kind) -> str:
         return f"not be NaN{_inf_words('-')}"
     if kind is T_MAX:
         return f"not be NaN{_inf_words('+')}"
+    if kind is RADIUS:
+        return "be finite and not negative"
     return "be finite"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -9,7 +11,11 @@ from ._exact import scaled, to_float
 from ._validate import as_finite_points, as_matrix44, as_points, check_box_bounds
 from ._value import Value
 from .aabb_aabb import classify_aabb_aabb
+from .aabb_obb import classify_aabb_obb
 from .results import IntersectionType
+
+if TYPE_CHECKING:
+    from .obb import OBB
 
 __all__ = ["AABB"]
 
@@ -122,13 +128,19 @@ class AABB(Value):
         inside = np.all((self._min <= p) & (p <= self._max), axis=-1)
         return bool(inside) if inside.ndim == 0 else inside
 
-    def classify(self, other: AABB) -> IntersectionType:
-        """This box against ``other``: NONE (no common point), INCLUDE (this box lies in
-        ``other``'s open interior) or INTERSECT; :func:`classify_aabb_aabb`."""
+    def classify(self, other: AABB | OBB) -> IntersectionType:
+        """This box against ``other``, an AABB or an OBB: NONE (no common point), INCLUDE (this
+        box lies in ``other``'s open interior) or INTERSECT; :func:`classify_aabb_aabb`,
+        :func:`classify_aabb_obb`."""
+        from .obb import OBB  # obb imports this module
+
         if isinstance(other, AABB):
             return classify_aabb_aabb(self._min, self._max, other._min,  # type: ignore[return-value]
                                       other._max)
-        raise ValueError(f"other must be an AABB, got {type(other).__name__}")
+        if isinstance(other, OBB):
+            return classify_aabb_obb(self._min, self._max,  # type: ignore[return-value]
+                                     other.center, other.axes, other.half_size)
+        raise ValueError(f"other must be an AABB or an OBB, got {type(other).__name__}")
 
     def closest_point(self, point: ArrayLike) -> np.ndarray:
         """The point of the closed box nearest to each ``point`` (the point itself if inside).

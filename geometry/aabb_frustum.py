@@ -19,8 +19,8 @@ from numpy.typing import ArrayLike
 from ._dask import dask_aware
 from ._engine import CLASS, Query
 from ._frustum_exact import box_of_aabb, classify_box, plane_extremes, registered
-from ._frustum_filter import aabb_plane
-from ._validate import BOX_MAX, BOX_MIN, SCALAR
+from ._frustum_filter import aabb_cross_axes, aabb_plane
+from ._validate import BOX_MAX, BOX_MIN, FRUSTUM_AXES, FRUSTUM_PLANES
 from .frustum import Frustum
 from .results import IntersectionType
 
@@ -32,49 +32,67 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
             o1: float, n2x: float, n2y: float, n2z: float, o2: float, n3x: float, n3y: float,
             n3z: float, o3: float, n4x: float, n4y: float, n4z: float, o4: float, n5x: float,
             n5y: float, n5z: float, o5: float, fx: float, fy: float, fz: float, gx: float,
-            gy: float, gz: float, px: float, py: float, pz: float, trust: float, key: float
+            gy: float, gz: float, trust: float, key: float,
+            c0x: float, c0y: float, c0z: float, c1x: float, c1y: float, c1z: float, c2x: float,
+            c2y: float, c2z: float, c3x: float, c3y: float, c3z: float, c4x: float, c4y: float,
+            c4z: float, c5x: float, c5y: float, c5z: float, c6x: float, c6y: float, c6z: float,
+            c7x: float, c7y: float, c7z: float, d0x: float, d0y: float, d0z: float, d1x: float,
+            d1y: float, d1z: float, d2x: float, d2y: float, d2z: float, d3x: float, d3y: float,
+            d3z: float, d4x: float, d4y: float, d4z: float, d5x: float, d5y: float, d5z: float,
+            d6x: float, d6y: float, d6z: float, d7x: float, d7y: float, d7z: float, d8x: float,
+            d8y: float, d8z: float, d9x: float, d9y: float, d9z: float, d10x: float, d10y: float,
+            d10z: float, d11x: float, d11y: float, d11z: float, reach: float, first_pass: bool
             ) -> tuple[int, bool]:
     """``(class, doubt)`` of one box against the frustum (the scalars of ``Frustum``: six
-    planes, the bounding box ``[f, g]`` of its vertices rounded inwards, a point ``p`` inside
-    it, ``trust`` 1 when all of them are finite, ``key`` for the exact pass).
+    planes, the bounding box ``[f, g]`` of its vertices rounded inwards, ``trust`` 1 when all
+    of them are finite, ``key`` for the exact pass; its 8 corners
+    ``c``, 12 edge directions ``d`` and largest |corner coordinate| ``reach``).
 
     A plane that the box lies wholly behind makes it NONE, the box strictly inside every plane
     INCLUDE; a box face normal separates where ``h < f`` or ``l > g`` (exact: the exact bound
     lies in ``[f, g]``'s rounding, adjacent floats). A box across a plane is INTERSECT for sure
-    where a point of it lies inside every plane beyond the bound: its centre (``far + near``
-    is twice the centre's value), or ``p`` clamped into the box. The rest is doubt: the cross
-    axes decide it exactly. Doubt also for a non-finite value (bad input, the empty-box
-    infinities, an overflow). A finite empty box (min > max) is NONE."""
+    where its centre lies inside every plane beyond the bound. The rest (few boxes) is left
+    by the engine's first pass to its second (``first_pass`` False), which tests the cross
+    axes (:func:`._frustum_filter.aabb_cross_axes`): NONE where one separates, INTERSECT
+    where none can and no plane can, and the box is across a plane; doubt else, for the exact
+    pass. Doubt also for a non-finite value (bad input, the empty-box infinities, an
+    overflow). A finite empty box (min > max) is NONE."""
     total = lx + ly + lz + hx + hy + hz
     bad = (not total - total == 0.0) | (not trust == 1.0)
     empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
-    big = max(max(max(abs(lx), abs(ly)), max(abs(lz), abs(hx))), max(abs(hy), abs(hz)))
-    far0, near0, b0 = aabb_plane(n0x, n0y, n0z, o0, lx, ly, lz, hx, hy, hz, big)
-    far1, near1, b1 = aabb_plane(n1x, n1y, n1z, o1, lx, ly, lz, hx, hy, hz, big)
-    far2, near2, b2 = aabb_plane(n2x, n2y, n2z, o2, lx, ly, lz, hx, hy, hz, big)
-    far3, near3, b3 = aabb_plane(n3x, n3y, n3z, o3, lx, ly, lz, hx, hy, hz, big)
-    far4, near4, b4 = aabb_plane(n4x, n4y, n4z, o4, lx, ly, lz, hx, hy, hz, big)
-    far5, near5, b5 = aabb_plane(n5x, n5y, n5z, o5, lx, ly, lz, hx, hy, hz, big)
+    cx, cy, cz = (lx + hx) * 0.5, (ly + hy) * 0.5, (lz + hz) * 0.5
+    ex, ey, ez = (hx - lx) * 0.5, (hy - ly) * 0.5, (hz - lz) * 0.5
+    big = max(max(abs(cx), abs(cy)), abs(cz)) + max(max(ex, ey), ez)
+    far0, near0, mid0, b0 = aabb_plane(n0x, n0y, n0z, o0, cx, cy, cz, ex, ey, ez, big)
+    far1, near1, mid1, b1 = aabb_plane(n1x, n1y, n1z, o1, cx, cy, cz, ex, ey, ez, big)
+    far2, near2, mid2, b2 = aabb_plane(n2x, n2y, n2z, o2, cx, cy, cz, ex, ey, ez, big)
+    far3, near3, mid3, b3 = aabb_plane(n3x, n3y, n3z, o3, cx, cy, cz, ex, ey, ez, big)
+    far4, near4, mid4, b4 = aabb_plane(n4x, n4y, n4z, o4, cx, cy, cz, ex, ey, ez, big)
+    far5, near5, mid5, b5 = aabb_plane(n5x, n5y, n5z, o5, cx, cy, cz, ex, ey, ez, big)
     behind = (far0 < -b0) | (far1 < -b1) | (far2 < -b2) | (far3 < -b3) | (far4 < -b4) \
         | (far5 < -b5)
     inside = (near0 > b0) & (near1 > b1) & (near2 > b2) & (near3 > b3) & (near4 > b4) \
         & (near5 > b5)
     beside = (hx < fx) | (hy < fy) | (hz < fz) | (lx > gx) | (ly > gy) | (lz > gz)
-    centred = (far0 + near0 > 3.0 * b0) & (far1 + near1 > 3.0 * b1) & (far2 + near2 > 3.0 * b2) \
-        & (far3 + near3 > 3.0 * b3) & (far4 + near4 > 3.0 * b4) & (far5 + near5 > 3.0 * b5)
-    # p clamped into the box (exact), as a flat box: its far value is its value
-    qx, qy, qz = min(max(px, lx), hx), min(max(py, ly), hy), min(max(pz, lz), hz)
-    q0 = aabb_plane(n0x, n0y, n0z, o0, qx, qy, qz, qx, qy, qz, big)[0]
-    q1 = aabb_plane(n1x, n1y, n1z, o1, qx, qy, qz, qx, qy, qz, big)[0]
-    q2 = aabb_plane(n2x, n2y, n2z, o2, qx, qy, qz, qx, qy, qz, big)[0]
-    q3 = aabb_plane(n3x, n3y, n3z, o3, qx, qy, qz, qx, qy, qz, big)[0]
-    q4 = aabb_plane(n4x, n4y, n4z, o4, qx, qy, qz, qx, qy, qz, big)[0]
-    q5 = aabb_plane(n5x, n5y, n5z, o5, qx, qy, qz, qx, qy, qz, big)[0]
-    held = (q0 > b0) & (q1 > b1) & (q2 > b2) & (q3 > b3) & (q4 > b4) & (q5 > b5)
+    centred = (mid0 > b0) & (mid1 > b1) & (mid2 > b2) & (mid3 > b3) & (mid4 > b4) & (mid5 > b5)
     # an overflow leaves a bound infinite (or a value NaN: then no comparison holds)
     huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
-    code = 0 if behind | beside | empty else (2 if inside else 1)
-    sure = behind | inside | beside | centred | held
+    sure = behind | inside | beside | centred
+    separated = False
+    if (not first_pass) & (not sure):
+        ahead = (far0 > b0) & (far1 > b1) & (far2 > b2) & (far3 > b3) & (far4 > b4) \
+            & (far5 > b5)
+        cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) \
+            | (near4 < -b4) | (near5 < -b5)
+        separated, overlapping = aabb_cross_axes(
+            lx, ly, lz, hx, hy, hz, big,
+            (c0x, c0y, c0z, c1x, c1y, c1z, c2x, c2y, c2z, c3x, c3y, c3z, c4x, c4y, c4z, c5x,
+             c5y, c5z, c6x, c6y, c6z, c7x, c7y, c7z),
+            (d0x, d0y, d0z, d1x, d1y, d1z, d2x, d2y, d2z, d3x, d3y, d3z, d4x, d4y, d4z, d5x,
+             d5y, d5z, d6x, d6y, d6z, d7x, d7y, d7z, d8x, d8y, d8z, d9x, d9y, d9z, d10x, d10y,
+             d10z, d11x, d11y, d11z), reach)
+        sure = separated | (overlapping & ahead & cut)
+    code = 0 if behind | beside | separated | empty else (2 if inside else 1)
     return code, bad | huge | ((not empty) & (not sure))
 
 
@@ -84,7 +102,7 @@ def _exact(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
     allowed)."""
     if not (lx <= hx and ly <= hy and lz <= hz):
         return 0
-    return classify_box(box_of_aabb((lx, ly, lz), (hx, hy, hz)), registered(frustum[-1]), True)
+    return classify_box(box_of_aabb((lx, ly, lz), (hx, hy, hz)), registered(frustum[31]), True)
 
 
 def _conservative_filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
@@ -93,20 +111,21 @@ def _conservative_filter(lx: float, ly: float, lz: float, hx: float, hy: float, 
                          o2: float, n3x: float, n3y: float, n3z: float, o3: float, n4x: float,
                          n4y: float, n4z: float, o4: float, n5x: float, n5y: float, n5z: float,
                          o5: float, fx: float, fy: float, fz: float, gx: float, gy: float,
-                         gz: float, px: float, py: float, pz: float, trust: float, key: float
-                         ) -> tuple[int, bool]:
+                         gz: float, trust: float, key: float) -> tuple[int, bool]:
     """``(class, doubt)`` by the six planes alone: NONE where one plane has the whole box
     behind it, INCLUDE strictly inside all, INTERSECT otherwise, each certain or doubt."""
     total = lx + ly + lz + hx + hy + hz
     bad = (not total - total == 0.0) | (not trust == 1.0)
     empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
-    big = max(max(max(abs(lx), abs(ly)), max(abs(lz), abs(hx))), max(abs(hy), abs(hz)))
-    far0, near0, b0 = aabb_plane(n0x, n0y, n0z, o0, lx, ly, lz, hx, hy, hz, big)
-    far1, near1, b1 = aabb_plane(n1x, n1y, n1z, o1, lx, ly, lz, hx, hy, hz, big)
-    far2, near2, b2 = aabb_plane(n2x, n2y, n2z, o2, lx, ly, lz, hx, hy, hz, big)
-    far3, near3, b3 = aabb_plane(n3x, n3y, n3z, o3, lx, ly, lz, hx, hy, hz, big)
-    far4, near4, b4 = aabb_plane(n4x, n4y, n4z, o4, lx, ly, lz, hx, hy, hz, big)
-    far5, near5, b5 = aabb_plane(n5x, n5y, n5z, o5, lx, ly, lz, hx, hy, hz, big)
+    cx, cy, cz = (lx + hx) * 0.5, (ly + hy) * 0.5, (lz + hz) * 0.5
+    ex, ey, ez = (hx - lx) * 0.5, (hy - ly) * 0.5, (hz - lz) * 0.5
+    big = max(max(abs(cx), abs(cy)), abs(cz)) + max(max(ex, ey), ez)
+    far0, near0, mid0, b0 = aabb_plane(n0x, n0y, n0z, o0, cx, cy, cz, ex, ey, ez, big)
+    far1, near1, mid1, b1 = aabb_plane(n1x, n1y, n1z, o1, cx, cy, cz, ex, ey, ez, big)
+    far2, near2, mid2, b2 = aabb_plane(n2x, n2y, n2z, o2, cx, cy, cz, ex, ey, ez, big)
+    far3, near3, mid3, b3 = aabb_plane(n3x, n3y, n3z, o3, cx, cy, cz, ex, ey, ez, big)
+    far4, near4, mid4, b4 = aabb_plane(n4x, n4y, n4z, o4, cx, cy, cz, ex, ey, ez, big)
+    far5, near5, mid5, b5 = aabb_plane(n5x, n5y, n5z, o5, cx, cy, cz, ex, ey, ez, big)
     behind = (far0 < -b0) | (far1 < -b1) | (far2 < -b2) | (far3 < -b3) | (far4 < -b4) \
         | (far5 < -b5)
     inside = (near0 > b0) & (near1 > b1) & (near2 > b2) & (near3 > b3) & (near4 > b4) \
@@ -132,8 +151,9 @@ def _conservative_exact(lx: float, ly: float, lz: float, hx: float, hy: float, h
     return 2 if all(near > 0 for near, _ in extremes) else 1
 
 
-_ARGS = [("box_min", BOX_MIN), ("box_max", BOX_MAX)] + [("frustum", SCALAR)] * 35
-_QUERY = Query(_filter, _exact, args=_ARGS, outputs=[CLASS], contract=True)
+_ARGS = [("box_min", BOX_MIN), ("box_max", BOX_MAX), ("frustum", FRUSTUM_PLANES)]
+_QUERY = Query(_filter, _exact, args=[*_ARGS, ("frustum", FRUSTUM_AXES)], outputs=[CLASS],
+               second_pass=True, contract=True)
 _CONSERVATIVE = Query(_conservative_filter, _conservative_exact, args=_ARGS, outputs=[CLASS],
                       contract=True)
 _CLASSES = tuple(IntersectionType)
@@ -183,6 +203,8 @@ def classify_aabb_frustum(
     """
     if not isinstance(frustum, Frustum):
         raise ValueError(f"frustum must be a Frustum, got {type(frustum).__name__}")
-    query = _CONSERVATIVE if conservative else _QUERY
-    codes = query(box_min, box_max, *frustum._constants, out=out)
+    if conservative:
+        codes = _CONSERVATIVE(box_min, box_max, frustum._constants, out=out)
+    else:
+        codes = _QUERY(box_min, box_max, frustum._constants, frustum._sat_constants, out=out)
     return _CLASSES[codes] if type(codes) is int else codes

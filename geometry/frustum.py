@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._exact import to_float
-from ._frustum_exact import Plane, Polytope, polytope, register, unregister
+from ._frustum_exact import Plane, Polytope, cross, polytope, register, unregister
 from ._validate import as_float_array, check_finite
 
 __all__ = ["Frustum"]
@@ -38,6 +38,12 @@ def _normalised(plane: Plane) -> tuple[list[Fraction], Fraction]:
     if top * scale < 1:
         scale *= 2
     return [x * scale for x in plane.normal], plane.offset * scale
+
+
+def _frozen(values: list[float]) -> np.ndarray:
+    a = np.array(values, dtype=np.float64)
+    a.flags.writeable = False
+    return a
 
 
 class Frustum:
@@ -63,7 +69,7 @@ class Frustum:
     """
 
     __slots__ = ("__weakref__", "_constants", "_matrix", "_normals", "_offsets", "_planes",
-                 "_poly", "_vertices")
+                 "_poly", "_sat_constants", "_vertices")
 
     def __init__(self, normals: ArrayLike, offsets: ArrayLike) -> None:
         n = as_float_array("normals", normals).astype(np.float64)
@@ -128,20 +134,32 @@ class Frustum:
             matrix.flags.writeable = False
         lows = [to_float(min(v[k] for v in poly.vertices), 1) for k in range(3)]
         highs = [to_float(max(v[k] for v in poly.vertices), -1) for k in range(3)]
-        # a point near the vertices' centroid (any point will do)
-        inner = [to_float(sum((v[k] for v in poly.vertices), Fraction(0))
-                          / len(poly.vertices)) for k in range(3)]
         constants = [*np.column_stack([self._normals, self._offsets]).ravel().tolist(),
-                     *lows, *highs, *inner]
-        trust = all(np.isfinite(constants))
+                     *lows, *highs]
+        # the edges' directions, one of each parallel set, normalised and rounded to nearest
+        # (a component that rounds to zero but is not: no trust), padded to 12 by repeats
+        directions: list[list[Fraction]] = []
+        for d in poly.directions:
+            if not any(not any(cross(d, e)) for e in directions):
+                directions.append(_normalised(Plane(d, Fraction(0)))[0])
+        rounded = [[to_float(x) for x in d] for d in directions]
+        lost = any((x == 0.0) != (y == 0) for d, r in zip(directions, rounded, strict=True)
+                   for x, y in zip(r, d, strict=True))
+        corners = self._vertices.tolist()
+        sat = [*(x for k in range(8) for x in corners[k % len(corners)]),
+               *(x for k in range(12) for x in rounded[k % len(rounded)]),
+               to_float(max(abs(x) for v in poly.vertices for x in v), 1)]
+        trust = all(np.isfinite(constants)) and all(np.isfinite(sat)) and not lost
         key = register(poly)
         weakref.finalize(self, unregister, key)
         #: the scalars the box queries' filters take (their docstrings): the normalised planes
-        #: rounded to nearest, the vertices' bounding box rounded inwards, a point near their
-        #: centroid, whether all of them
+        #: rounded to nearest, the vertices' bounding box rounded inwards, whether all of them
         #: are finite (else every box is decided exactly), and the key of the exact planes
-        self._constants = (*(x if np.isfinite(x) else 0.0 for x in constants),
-                           1.0 if trust else 0.0, float(key))
+        self._constants = _frozen([*(x if np.isfinite(x) else 0.0 for x in constants),
+                                   1.0 if trust else 0.0, float(key)])
+        #: and for the separating axes of the axis-aligned boxes: 8 corners and 12 edge
+        #: directions (repeated where the frustum has fewer), the largest |corner coordinate|
+        self._sat_constants = _frozen([x if np.isfinite(x) else 0.0 for x in sat])
 
     # -- the value ------------------------------------------------------------------------------
     @property
@@ -159,6 +177,11 @@ class Frustum:
     def vertices(self) -> np.ndarray:
         """(V, 3) float64: the corners (8 for a frustum), each rounded to nearest."""
         return self._vertices
+
+    @property
+    def from_matrix_of(self) -> np.ndarray | None:
+        """The (4, 4) matrix this frustum was made from, or None (made from planes)."""
+        return self._matrix
 
     @property
     def polytope(self) -> Polytope:
@@ -192,6 +215,6 @@ class Frustum:
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if hasattr(self, "_constants"):
+        if hasattr(self, "_sat_constants"):
             raise AttributeError("Frustum is immutable")
         object.__setattr__(self, name, value)

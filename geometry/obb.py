@@ -5,7 +5,7 @@ as the rows of a 3x3 array; a negative half size is an empty box. Its methods an
 floats exactly: ``contains`` and ``closest_point`` by the float frame change where its error
 bound allows and in rationals near the boundary, ``corners`` and ``aabb`` from the box solved
 exactly and rounded once. The queries against oriented boxes are in ``segment_obb``,
-``ray_obb`` and ``triangle_obb``.
+``ray_obb``, ``triangle_obb`` and the box vs box modules (:meth:`OBB.classify` calls them).
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ from ._validate import (
 )
 from ._value import Value
 from .aabb import AABB
+from .obb_aabb import classify_obb_aabb
+from .obb_obb import classify_obb_obb
+from .results import IntersectionType
 
 __all__ = ["OBB"]
 
@@ -135,6 +138,19 @@ class OBB(Value):
             offset = point - self._center
             inside = self._holds(point, offset, offset @ self._axes.T)
         return bool(inside) if inside.ndim == 0 else inside
+
+    def classify(self, other: AABB | OBB) -> IntersectionType:
+        """This box against ``other``, an AABB or an OBB: NONE (no common point), INCLUDE (this
+        box lies in ``other``'s open interior) or INTERSECT; :func:`classify_obb_aabb`,
+        :func:`classify_obb_obb`."""
+        if isinstance(other, AABB):
+            return classify_obb_aabb(self._center, self._axes,  # type: ignore[return-value]
+                                     self._half_size, other.min, other.max)
+        if isinstance(other, OBB):
+            return classify_obb_obb(self._center, self._axes,  # type: ignore[return-value]
+                                    self._half_size, other._center, other._axes,
+                                    other._half_size)
+        raise ValueError(f"other must be an AABB or an OBB, got {type(other).__name__}")
 
     def _holds(self, point: np.ndarray, offset: np.ndarray, local: np.ndarray) -> np.ndarray:
         """Per point, whether the box holds it, exactly: ``local = offset @ axes.T`` computed

@@ -17,9 +17,9 @@ from ._dask import dask_aware
 from ._engine import CLASS, Query
 from ._floats import axes_residuals
 from ._frustum_exact import box_of_obb, classify_box, plane_extremes, registered
-from ._frustum_filter import obb_plane
+from ._frustum_filter import obb_axes, obb_plane
 from ._tolerances import ORTHONORMAL_ATOL
-from ._validate import AXES, POINT, SCALAR
+from ._validate import AXES, FRUSTUM_AXES, FRUSTUM_PLANES, POINT, SCALAR
 from .frustum import Frustum
 from .results import IntersectionType
 
@@ -32,14 +32,26 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
             n1z: float, o1: float, n2x: float, n2y: float, n2z: float, o2: float, n3x: float,
             n3y: float, n3z: float, o3: float, n4x: float, n4y: float, n4z: float, o4: float,
             n5x: float, n5y: float, n5z: float, o5: float, fx: float, fy: float, fz: float,
-            gx: float, gy: float, gz: float, px: float, py: float, pz: float, trust: float,
-            key: float, conservative: float) -> tuple[int, bool]:
+            gx: float, gy: float, gz: float, trust: float, key: float, c0x: float, c0y: float,
+            c0z: float, c1x: float, c1y: float, c1z: float, c2x: float, c2y: float, c2z: float,
+            c3x: float, c3y: float, c3z: float, c4x: float, c4y: float, c4z: float, c5x: float,
+            c5y: float, c5z: float, c6x: float, c6y: float, c6z: float, c7x: float, c7y: float,
+            c7z: float, d0x: float, d0y: float, d0z: float, d1x: float, d1y: float, d1z: float,
+            d2x: float, d2y: float, d2z: float, d3x: float, d3y: float, d3z: float, d4x: float,
+            d4y: float, d4z: float, d5x: float, d5y: float, d5z: float, d6x: float, d6y: float,
+            d6z: float, d7x: float, d7y: float, d7z: float, d8x: float, d8y: float, d8z: float,
+            d9x: float, d9y: float, d9z: float, d10x: float, d10y: float, d10z: float,
+            d11x: float, d11y: float, d11z: float, reach: float, conservative: float,
+            first_pass: bool) -> tuple[int, bool]:
     """``(class, doubt)`` of one OBB against the frustum (the scalars of ``Frustum``, see
     :func:`.aabb_frustum._filter`): NONE behind a plane, INCLUDE strictly inside all, and
     INTERSECT for sure where the centre is strictly inside every plane (or, ``conservative`` 1,
-    where no plane can have the box behind it and one cuts it); the rest is doubt. Doubt also
-    for non-finite values and axes that are not orthonormal within ORTHONORMAL_ATOL. A
-    negative half size is an empty box (NONE)."""
+    where no plane can have the box behind it and one cuts it). The rest (few boxes) is left
+    by the engine's first pass to its second (``first_pass`` False), which tests the box's face
+    normals and the cross axes (:func:`._frustum_filter.obb_axes`): NONE where one
+    separates, INTERSECT where none can and no plane can, and the box is across a plane; doubt
+    else, for the exact pass. Doubt also for non-finite values and axes that are not
+    orthonormal within ORTHONORMAL_ATOL. A negative half size is an empty box (NONE)."""
     total = cx + cy + cz + h0 + h1 + h2
     r0, r1, r2, r3, r4, r5 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     defect = max(max(max(abs(r0), abs(r1)), max(abs(r2), abs(r3))), max(abs(r4), abs(r5)))
@@ -72,6 +84,17 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
     code = 0 if behind | empty else (2 if inside else 1)
     planes_only = conservative == 1.0
     sure = behind | inside | (centred & (not planes_only)) | (ahead & cut & planes_only)
+    if (not first_pass) & (not sure) & (not planes_only):
+        separated, overlapping = obb_axes(
+            cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22, h0, h1, h2, big, spread,
+            defect,
+            (c0x, c0y, c0z, c1x, c1y, c1z, c2x, c2y, c2z, c3x, c3y, c3z, c4x, c4y, c4z, c5x,
+             c5y, c5z, c6x, c6y, c6z, c7x, c7y, c7z),
+            (d0x, d0y, d0z, d1x, d1y, d1z, d2x, d2y, d2z, d3x, d3y, d3z, d4x, d4y, d4z, d5x,
+             d5y, d5z, d6x, d6y, d6z, d7x, d7y, d7z, d8x, d8y, d8z, d9x, d9y, d9z, d10x, d10y,
+             d10z, d11x, d11y, d11z), reach)
+        sure = separated | (overlapping & ahead & cut)
+        code = 0 if separated else code
     return code, bad | huge | ((not empty) & (not sure))
 
 
@@ -83,7 +106,7 @@ def _exact(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float, 
     if not (h0 >= 0.0 and h1 >= 0.0 and h2 >= 0.0):
         return 0
     box = box_of_obb((cx, cy, cz), (a00, a01, a02, a10, a11, a12, a20, a21, a22), (h0, h1, h2))
-    poly = registered(frustum[-2])
+    poly = registered(frustum[31])
     if not frustum[-1]:
         return classify_box(box, poly, False)
     extremes = [plane_extremes(box, plane) for plane in poly.planes]
@@ -94,8 +117,9 @@ def _exact(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float, 
 
 _QUERY = Query(_filter, _exact,
                args=[("box_center", POINT), ("box_axes", AXES), ("box_half_size", POINT)]
-               + [("frustum", SCALAR)] * 35 + [("conservative", SCALAR)],
-               outputs=[CLASS], contract=True)
+               + [("frustum", FRUSTUM_PLANES), ("frustum", FRUSTUM_AXES),
+                  ("conservative", SCALAR)],
+               outputs=[CLASS], second_pass=True, contract=True)
 _CLASSES = tuple(IntersectionType)
 
 
@@ -126,6 +150,7 @@ def classify_obb_frustum(
     """
     if not isinstance(frustum, Frustum):
         raise ValueError(f"frustum must be a Frustum, got {type(frustum).__name__}")
-    codes = _QUERY(box_center, box_axes, box_half_size, *frustum._constants,
+    codes = _QUERY(box_center, box_axes, box_half_size, frustum._constants,
+                   frustum._sat_constants,
                    1.0 if conservative else 0.0, out=out)
     return _CLASSES[codes] if type(codes) is int else codes

@@ -345,3 +345,93 @@ def boxes_near_frustum(draw, vertices: np.ndarray):
     low = np.array(draw(st.tuples(*[st.integers(0, 4)] * 3)), dtype=float) * scale / 4
     high = np.array(draw(st.tuples(*[st.integers(0, 4)] * 3)), dtype=float) * scale / 4
     return q + shift - low, q + shift + high
+
+
+#: How :func:`obb_pairs` relates the box's axes to the query's: drawn independently, the very
+#: same floats, one entry one ulp off, rows permuted and negated (a quarter turn, exact), the
+#: rows negated (anti-parallel), or the identity.
+_PAIR_AXES = ("independent", "same", "one ulp", "quarter turn", "negated", "identity")
+#: Where :func:`obb_pairs` puts the box: a point of its surface (a corner, an edge or a face
+#: point) at a point of the query's surface, mapped to the world in floats (so off by an ulp or
+#: so); around the query, large enough to hold it or nearly; or anywhere near it.
+_PAIR_PLACES = ("touching", "touching", "around", "near")
+
+
+@st.composite
+def obb_pairs(draw, aabb=None):
+    """Strategy for ``(center, axes, half_size, box_center, box_axes, box_half_size)``, two
+    oriented boxes whose edges are parallel, anti-parallel or one ulp from it in fair shares
+    (``_PAIR_AXES``), placed touching, around or near each other (``_PAIR_PLACES``); in a
+    tenth of the draws one half size is negated (an empty box). ``aabb="query"`` or ``"box"``
+    gives that box the identity's axes (an AABB ``center -+ half_size``, rounded)."""
+    c, h = draw(points()), draw(half_sizes_generic)
+    rnd = _chooser(draw, (c, h))
+    a = np.eye(3) if aabb == "query" else draw(rotations())
+    kind = "identity" if aabb == "box" else rnd.choice(_PAIR_AXES)
+    if kind == "independent":
+        b = draw(rotations())
+    elif kind == "quarter turn":
+        b = np.eye(3)[rnd.sample(range(3), 3)] * np.array([[rnd.choice((-1.0, 1.0))]
+                                                           for _ in range(3)]) @ a
+    elif kind == "identity":
+        b = np.eye(3)
+    else:
+        b = -a if kind == "negated" else a.copy()
+        if kind == "one ulp":
+            i = rnd.randrange(3)
+            j = int(np.argmax(np.abs(b[i])))  # not a zero entry: a subnormal one would underflow
+            b[i, j] = np.nextafter(b[i, j], rnd.choice((-np.inf, np.inf)))
+    g = draw(half_sizes_generic)
+    place = rnd.choice(_PAIR_PLACES)
+    with np.errstate(all="ignore"):  # building a case: tiny products may underflow, harmlessly
+        if place == "touching":
+            u = np.array([rnd.choice((-1.0, 1.0)) for _ in range(3)]) * h
+            w = np.array([rnd.choice((-1.0, 1.0)) for _ in range(3)]) * g
+            free = rnd.randrange(4)  # 3: corner to corner; else that axis runs free
+            if free < 3:
+                u[free] *= rnd.uniform(-1, 1)
+                w[rnd.randrange(3)] *= rnd.uniform(-1, 1)
+            d = c + a.T @ u - b.T @ w
+        elif place == "around":
+            off = np.array([rnd.uniform(-1, 1) for _ in range(3)]) * h * 0.25
+            d = c + a.T @ off
+            g = np.full(3, (h.sum() + np.abs(off).sum()) * rnd.choice((1.0, 1.001, 1.5)))
+        else:
+            d = c + a.T @ (np.array([rnd.gauss(0, 1) for _ in range(3)]) * (h + g))
+    if rnd.random() < 0.1:
+        (h if rnd.random() < 0.5 else g)[rnd.randrange(3)] = -rnd.choice((1.0, 0.5))
+    return c, a, h, d, b, g
+
+
+#: Offsets of integer length (the last entry): beyond a face, an edge (3-4-5), a corner
+#: (2-3-6-7, 1-2-2-3).
+_PYTHAGOREAN = ((1, 0, 0, 1), (2, 0, 0, 2), (3, 4, 0, 5), (2, 3, 6, 7), (1, 2, 2, 3))
+
+
+@st.composite
+def spheres_near(draw, box, coords=small_int_coords):
+    """Strategy for ``(center, radius)`` against `box`: a ball tangent from outside to a face,
+    an edge or a corner (the centre an integer-length offset beyond it, the radius that
+    length), tangent from inside (the radius the centre's least distance to a face), or a
+    centre of :func:`points_near` with a radius of `coords` (or 0); in a third of the draws the
+    radius moves by one ulp either way."""
+    rnd = _chooser(draw, box)
+    lo, hi = box
+    proper = bool(np.all(np.isfinite(lo)) and np.all(np.isfinite(hi)) and np.all(lo <= hi))
+    kind = rnd.choice(("outside", "outside", "inside", "near")) if proper else "near"
+    if kind == "near":
+        center = _near(draw, rnd, box, coords, rnd.choice(_NEAR))
+        radius = rnd.choice((0.0, abs(draw(coords))))
+    elif kind == "inside":
+        center = _near(draw, rnd, box, coords, "inside")
+        radius = float(min(np.min(center - lo), np.min(hi - center)))
+    else:
+        *offset, length = rnd.choice(_PYTHAGOREAN)
+        center = np.array([lo[i] + (hi[i] - lo[i]) * rnd.choice(_INTERIOR) for i in range(3)])
+        for axis, step in zip(rnd.sample(range(3), 3), offset, strict=True):
+            if step:
+                center[axis] = lo[axis] - step if rnd.random() < 0.5 else hi[axis] + step
+        radius = float(length)
+    if rnd.random() < 1 / 3:
+        radius = max(0.0, math.nextafter(radius, rnd.choice((-math.inf, math.inf))))
+    return center, radius

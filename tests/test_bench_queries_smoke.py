@@ -1,4 +1,4 @@
-"""Smoke test of the six-query benchmark: tiny sizes, every row printed, textbook ports agree.
+"""Smoke test of the query benchmark: tiny sizes, every row printed, textbook ports agree.
 
 No timing is asserted; the real run is ``./benchmarks/run_queries.sh`` (see its docstring).
 """
@@ -34,7 +34,8 @@ def table_rows(out: str) -> list[list[str]]:
 def test_tiny_run_prints_every_row_and_the_ports_agree(
         capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("numba", reason="the textbook rows need numba (pip install numba)")
-    status = bench_queries.main(["--sizes", "300", "--repeat", "1"])
+    status = bench_queries.main(["--sizes", "300", "--repeat", "1",
+                                 "--queries", "segment,ray,triangle"])
     out = capsys.readouterr().out
 
     disagreements = [line for line in out.splitlines() if line.startswith("LIBRARY")]
@@ -62,6 +63,27 @@ def test_tiny_run_prints_every_row_and_the_ports_agree(
                 assert float(cells[4]) >= 0 and float(cells[5]) > 0, f"expected times: {cells}"
     assert len(rows) == 2 * (len(expected) + 2 * len(floors)), (
         f"expected no rows beyond those checked, got {len(rows)}:\n{out}")
+
+
+def test_box_sphere_and_distance_rows_agree_with_their_ports(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("numba", reason="the textbook rows need numba (pip install numba)")
+    from benchmarks import solid_queries
+
+    status = bench_queries.main(["--sizes", "300", "--repeat", "1", "--dtypes", "float64",
+                                 "--queries", ",".join(solid_queries.QUERIES), "--no-threads"])
+    out = capsys.readouterr().out
+    disagreements = [line for line in out.splitlines() if line.startswith("LIBRARY")]
+    assert status == 0 and not disagreements, (
+        "expected the library to agree with the ports (or exact arithmetic):\n"
+        + "\n".join(disagreements))
+    labels = [bench_queries.Runner(q, k, "", lambda s: None).label
+              for q, k in sorted(solid_queries.ROWS)]
+    rows = table_rows(out)
+    for name in labels:
+        for by in ("slablab, 1 thread", "textbook numba"):
+            assert [r for r in rows if r[:4] == [name, by, "float64", "3e2"]], (
+                f"expected a row for {name!r} run by {by!r} in:\n{out}")
 
 
 def test_goal_table_marks_cells_within_the_goal() -> None:
@@ -101,16 +123,23 @@ def test_unknown_dtype_is_refused_with_the_option_named(
     assert "--dtypes" in err and "float16" in err, f"expected --dtypes and float16 in: {err}"
 
 
-@pytest.mark.parametrize("query", ["segment", "ray", "triangle"])
+@pytest.mark.parametrize("query", ["segment", "ray", "triangle", "box", "sphere", "distance"])
 @pytest.mark.parametrize("kind", ["aabb", "obb", "obb-frame"])
 def test_settle_sides_with_exact_arithmetic(query: str, kind: str) -> None:
+    import math
+
     import numpy as np
 
-    scene = bench_queries.make_scene(40, np.float64)
+    n = 40 if query in ("segment", "ray", "triangle") else 12  # the arbiter is slower there
+    scene = bench_queries.make_scene(n, np.float64)
     right: Any
     wrong: Any
-    truth = [bench_queries.exact_answer(query, scene, kind, i) for i in range(40)]
-    if query == "ray":
+    truth = [bench_queries.exact_answer(query, scene, kind, i) for i in range(n)]
+    if query == "distance":  # exact squared distances: their square roots, within 1 ulp
+        right = np.array([math.sqrt(float(d2)) for d2 in truth])
+        wrong = right.copy()
+        wrong[7] += 1e-9
+    elif query == "ray":
         hit = np.array([t is not None for t in truth])
         t_enter = np.array([float(t[0]) if t else np.inf for t in truth])
         right = (hit, t_enter, t_enter, bench_queries.nearest(hit, t_enter))
@@ -118,9 +147,9 @@ def test_settle_sides_with_exact_arithmetic(query: str, kind: str) -> None:
         flipped[7] = not flipped[7]
         wrong = (flipped, t_enter, t_enter, right[3])
     else:
-        right = np.array(truth, dtype=np.int8 if query == "segment" else bool)
+        right = np.array(truth, dtype=bool if query == "triangle" else np.int8)
         wrong = right.copy()
-        wrong[7] = (wrong[7] + 1) % 3 if query == "segment" else not wrong[7]
+        wrong[7] = not wrong[7] if query == "triangle" else (wrong[7] + 1) % 3
 
     note, problem = bench_queries.settle(query, scene, kind, right, wrong)
     assert problem is None and note and "#[7]" in note, (
@@ -149,3 +178,16 @@ def test_exact_arbiter_on_boxes_with_known_answers() -> None:
     only_edge_axis = ([0.0, 0.25, 1.5], [0.25, 0.75, 2.0], [2.0, 1.25, 0.75])
     assert not arbiter.triangle_overlaps(box, *only_edge_axis), (
         "separated by an edge x axis product only")
+
+
+
+def test_peers_answer_the_listed_cases_wrongly_and_slablab_right(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import peer_mistakes
+
+    for case, peer, _, ours in peer_mistakes.rows():
+        assert case.right(ours), f"expected slablab's {ours} to be the exact answer: {case.what}"
+        assert not case.right(peer), f"expected {case.peer}'s {peer} to be wrong: {case.what}"
+    assert peer_mistakes.main() == 0, "expected exit status 0"
+    out = capsys.readouterr().out
+    assert out.count("\n") == len(peer_mistakes.CASES) + 2, f"expected one row a case:\n{out}"

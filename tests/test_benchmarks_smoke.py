@@ -40,12 +40,12 @@ def test_classify_row_reports_all_three_classes(capsys: pytest.CaptureFixture[st
         assert count > 0, f"expected the benchmark scene to contain {name} boxes, row: {row!r}"
 
 
-def test_one_item_table_has_pyrr_and_the_six_queries(capsys: pytest.CaptureFixture[str]) -> None:
+def test_one_item_table_has_pyrr_and_the_queries(capsys: pytest.CaptureFixture[str]) -> None:
     us = bench_geometry.one_item_table(rounds=1, calls=2)
     out = capsys.readouterr().out
     names = ["pyrr ray_intersect_aabb", "classify_segment_aabb", "intersect_ray_aabb",
              "triangle_overlaps_aabb", "classify_segment_obb", "intersect_ray_obb",
-             "triangle_overlaps_obb"]
+             "triangle_overlaps_obb", "classify_aabb_aabb", "distance_point_aabb"]
     assert list(us) == names, f"expected a row per query after pyrr's, got {list(us)}"
     for name in names:
         row = next((line for line in out.splitlines() if line.startswith(f"| {name} |")), None)

@@ -426,10 +426,12 @@ def distance2_point_obb(point: Vec, center: Vec, axes: Sequence[Vec],
                         half_size: Vec) -> Fraction | None:
     """The exact squared distance from a point to the OBB as evaluated, the parallelepiped
     ``{center + E s : |s_k| <= half_size_k}`` with ``E = axes^-1`` (its columns the edge
-    directions), as a box-constrained least-squares problem in ``s``: for each of the 27 ways to
-    fix every ``s_k`` at ``-h_k``, ``h_k`` or leave it free, the free ones solve the normal
-    equations of ``|t - E s|**2`` (``t = point - center``); a solution within the box is a
-    candidate, and the least candidate is the distance. None for an empty box."""
+    directions): ``min |t - E s|**2`` over that box of ``s`` (``t = point - center``), a convex
+    box-constrained least-squares problem. For a way to fix each ``s_k`` at ``-h_k``, ``h_k``
+    or leave it free (27 in all; the clamp of ``axes @ t`` tried first), the free ones solve
+    the normal equations; the first choice whose ``s`` lies in the box and whose gradient
+    ``E^T (E s - t)`` points out of the box on each fixed axis (the KKT conditions) is the
+    minimiser. None for an empty box."""
     h = exact_vec(half_size)
     if any(x < 0 for x in h):
         return None
@@ -437,22 +439,25 @@ def distance2_point_obb(point: Vec, center: Vec, axes: Sequence[Vec],
     inv = _inverse3(rows)
     cols = [tuple(inv[r][k] for r in range(3)) for k in range(3)]  # E's columns
     t = _sub(exact_vec(point), exact_vec(center))
-    best = None
-    for fixed in itertools.product((-1, 0, 1), repeat=3):
+    u = [_dot(r, t) for r in rows]
+    guess = tuple((u[k] > h[k]) - (u[k] < -h[k]) for k in range(3))
+    for fixed in (guess, *itertools.product((-1, 0, 1), repeat=3)):
         free = [k for k in range(3) if fixed[k] == 0]
-        base = tuple(t[j] - sum(fixed[k] * h[k] * cols[k][j] for k in range(3)) for j in range(3))
-        s = {}
+        s = [fixed[k] * h[k] for k in range(3)]
+        base = tuple(t[j] - sum(s[k] * cols[k][j] for k in range(3)) for j in range(3))
         if free:
             gram = [[_dot(cols[a], cols[b]) for b in free] for a in free]
-            rhs = [_dot(cols[a], base) for a in free]
-            sol = _solve_small(gram, rhs)
+            sol = _solve_small(gram, [_dot(cols[a], base) for a in free])
             if any(abs(x) > h[k] for x, k in zip(sol, free, strict=True)):
                 continue
-            s = dict(zip(free, sol, strict=True))
-        residual = tuple(base[j] - sum(s[k] * cols[k][j] for k in free) for j in range(3))
-        value = _dot(residual, residual)
-        best = value if best is None or value < best else best
-    return best
+            for x, k in zip(sol, free, strict=True):
+                s[k] = x
+        residual = tuple(t[j] - sum(s[k] * cols[k][j] for k in range(3)) for j in range(3))
+        # the gradient of |t - E s|**2 / 2 on a fixed s_k is -E_k . residual: it must not
+        # point into the box (s_k = h_k: E_k . residual >= 0; s_k = -h_k: <= 0)
+        if all(fixed[k] * _dot(cols[k], residual) >= 0 for k in range(3) if fixed[k]):
+            return _dot(residual, residual)
+    raise AssertionError("no choice meets the KKT conditions")
 
 
 def _solve_small(m, b):
@@ -636,3 +641,101 @@ def classify_box_frustum_planes_only(box_corners, frustum_planes) -> int:
     if all(_dot(n, p) > o for n, o in frustum_planes for p in box_corners):
         return INCLUDE
     return INTERSECT
+
+
+# --- box vs box: two boxes as slabs, decided by vertex enumeration ---------------------------
+# Independent of the library's separating axes: each box is three slabs lo <= n . x <= hi (an
+# OBB's rows, or the coordinate axes), their intersection is a bounded polyhedron, and a bounded
+# polyhedron whose normals span space is non-empty iff it has a vertex: a point where three
+# slabs with independent normals are tight and every other slab holds (Cramer's rule in
+# integers, each slab scaled to integers on its own).
+
+
+def _int_slab(normal, lo, hi):
+    """A slab ``lo <= normal . x <= hi`` with rational entries, scaled to integers."""
+    den = math.lcm(*(x.denominator for x in (*normal, lo, hi)))
+    return [int(x * den) for x in normal], int(lo * den), int(hi * den)
+
+
+def _obb_slabs(center: Vec, axes: Sequence[Vec], half_size: Vec):
+    """The OBB as its three slabs ``|a_i . (x - center)| <= half_size_i``; None when empty."""
+    c, h = exact_vec(center), exact_vec(half_size)
+    if any(x < 0 for x in h):
+        return None
+    rows = [exact_vec(row) for row in axes]
+    return [_int_slab(a, _dot(a, c) - hi, _dot(a, c) + hi) for a, hi in zip(rows, h, strict=True)]
+
+
+def _aabb_slabs(box_min: Vec, box_max: Vec):
+    """The AABB as its three slabs; None when empty."""
+    if box_is_empty(box_min, box_max):
+        return None
+    lo, hi = exact_vec(box_min), exact_vec(box_max)
+    unit = [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
+    return [_int_slab([Fraction(x) for x in unit[i]], lo[i], hi[i]) for i in range(3)]
+
+
+def _idot(a, b) -> int:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _det3(m):
+    return (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
+
+
+def _tight_points(slabs):
+    """Each point where three of ``slabs`` with independent normals are tight, at either
+    bound: ``(numerators, denominator)`` (the point is numerators / denominator, denominator
+    positive)."""
+    for s1, s2, s3 in itertools.combinations(slabs, 3):
+        m = [s1[0], s2[0], s3[0]]
+        det = _det3(m)
+        if det == 0:
+            continue
+        # the adjugate: x = adj(m) r / det
+        adj = [[m[(j + 1) % 3][(i + 1) % 3] * m[(j + 2) % 3][(i + 2) % 3]
+                - m[(j + 1) % 3][(i + 2) % 3] * m[(j + 2) % 3][(i + 1) % 3]
+                for j in range(3)] for i in range(3)]
+        if det < 0:
+            adj, det = [[-x for x in row] for row in adj], -det
+        (p0, p1, p2), (q0, q1, q2), (w0, w1, w2) = adj
+        for r0, r1, r2 in itertools.product((s1[1], s1[2]), (s2[1], s2[2]), (s3[1], s3[2])):
+            yield (p0 * r0 + p1 * r1 + p2 * r2, q0 * r0 + q1 * r1 + q2 * r2,
+                   w0 * r0 + w1 * r1 + w2 * r2), det
+
+
+def _classify_slabs(query, box) -> int:
+    if query is None or box is None:
+        return NONE
+    slabs = query + box
+    meets = any(all(lo * den <= _idot(n, x) <= hi * den for n, lo, hi in slabs)
+                for x, den in _tight_points(slabs))
+    if not meets:
+        return NONE
+    inside = all(lo * den < _idot(n, x) < hi * den for x, den in _tight_points(query)
+                 for n, lo, hi in box)
+    return INCLUDE if inside else INTERSECT
+
+
+def classify_obb_obb(center: Vec, axes: Sequence[Vec], half_size: Vec, box_center: Vec,
+                     box_axes: Sequence[Vec], box_half_size: Vec) -> int:
+    """Classify the closed OBB (the query) against the closed OBB ``box_*``, exactly: NONE iff
+    they share no point, INCLUDE iff the query lies in the box's open interior (its corners
+    strictly inside), INTERSECT otherwise. A negative half size is an empty box."""
+    return _classify_slabs(_obb_slabs(center, axes, half_size),
+                           _obb_slabs(box_center, box_axes, box_half_size))
+
+
+def classify_aabb_obb(box_min_a: Vec, box_max_a: Vec, box_center: Vec, box_axes: Sequence[Vec],
+                      box_half_size: Vec) -> int:
+    """:func:`classify_obb_obb` for a query AABB."""
+    return _classify_slabs(_aabb_slabs(box_min_a, box_max_a),
+                           _obb_slabs(box_center, box_axes, box_half_size))
+
+
+def classify_obb_aabb(center: Vec, axes: Sequence[Vec], half_size: Vec, box_min: Vec,
+                      box_max: Vec) -> int:
+    """:func:`classify_obb_obb` for an AABB box."""
+    return _classify_slabs(_obb_slabs(center, axes, half_size), _aabb_slabs(box_min, box_max))

@@ -166,7 +166,7 @@ def test_queries_from_the_values_equal_the_functions():
     for value in (box, OBB.from_aabb(box, np.eye(4))):
         for name in ("intersect", "overlaps"):
             assert not hasattr(value, name), f"{type(value).__name__}.{name}: one way per query"
-    with pytest.raises(ValueError, match="^other must be an AABB"):
+    with pytest.raises(ValueError, match="^other must be an AABB or an OBB"):
         box.classify(segment)  # a box classifies boxes; a segment's way is Segment.classify
 
 

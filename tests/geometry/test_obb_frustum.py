@@ -50,7 +50,7 @@ def test_identity_axes_agree_with_the_aabb_test_and_empty_boxes_are_none():
     v = frustum.vertices
     centre = v[rng.integers(0, 8, 40)] + rng.normal(0, 0.05, (40, 3))
     half = rng.uniform(0, 0.05, (40, 3))
-    got = classify_obb_frustum(centre, np.eye(3), half, frustum)
+    got = classify_obb_frustum(centre, np.broadcast_to(np.eye(3), (40, 3, 3)), half, frustum)
     want = classify_aabb_frustum(centre - half, centre + half, frustum)
     # centre -+ half rounds: compare only where both are exact
     exact = np.all((centre - half + half == centre) & (centre + half - half == centre), axis=1)

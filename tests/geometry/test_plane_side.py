@@ -91,11 +91,11 @@ def test_plane_side_aabb_named_cases(normal, offset, box, side):
 
 
 def test_float32_boxes_and_obb_one_item():
-    lo = np.array([[0, 0, 0]], dtype=np.float32)
-    hi = np.array([[1, 1, np.float32(0.1)]], dtype=np.float32)
+    lo = np.array([0, 0, 0], dtype=np.float32)
+    hi = np.array([1, 1, np.float32(0.1)], dtype=np.float32)
     top = float(np.float32(0.1))  # 0.1f, above 0.1
-    sides = plane_side_aabb([0, 0, 1], [top, np.nextafter(top, 1.0)], lo, hi)
-    assert sides.tolist() == [0, -1], "expected the float32 box to touch z = 0.1f and no more"
+    sides = [plane_side_aabb([0, 0, 1], z, lo, hi) for z in (top, np.nextafter(top, 1.0))]
+    assert sides == [0, -1], "expected the float32 box to touch z = 0.1f and no more"
     assert plane_side_obb([0, 0, 1], 0.5, [0, 0, 0], np.eye(3), [1, 1, 0.5]) == 0, \
         "expected a box touching the plane to be side 0"
 

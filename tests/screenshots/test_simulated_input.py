@@ -118,6 +118,38 @@ def test_dragging_the_segment_turns_a_box_green_blue_red(demo):
     assert _pixel_class(render_app(app), _px(app, probe)) == 0
 
 
+def test_dragging_the_selected_box_redraws_it_there_in_its_new_colour_and_f9_records_it(
+        demo, tmp_path, capsys):
+    """Click the box, F9, drag it left over the segment's end, F9: the box is drawn where it
+    went, blue (the segment crosses it), the floor shows where it was; the GIF holds the frames
+    before and after, at the window's size."""
+    app = _load(demo, _scene(DRAG_SCENE))
+    st = app.state
+    grab = np.array([0.0, 1.8, 1.0])  # on the box's front face, clear of the segment
+    app.on_mouse_press_event(*(int(v) for v in _px(app, grab)), LEFT)
+    app.on_mouse_release_event(*(int(v) for v in _px(app, grab)), LEFT)
+    assert st.selected == 0
+    old_probe = _px(app, [0.5, 0.5, 1.0])
+    assert _pixel_class(render_app(app), old_probe) == 0, "the box starts green"
+    old_dir, app.screenshot_dir = app.screenshot_dir, tmp_path
+    app.controller.record_dir = tmp_path
+    try:
+        _key(app, "F9")
+        _drag(app, LEFT, _px(app, grab), _px(app, grab + [-3.5, 0.0, 0.0]),
+              on_step=lambda: app.on_render(0.0, 0.0))
+        _key(app, "F9")
+    finally:
+        app.screenshot_dir = app.controller.record_dir = old_dir
+    image = render_app(app)
+    assert st.classes[0] == 1, "the segment's end is inside the moved box: INTERSECT"
+    assert _pixel_class(image, _px(app, [-3.5, 0.5, 1.0])) == 1, "the moved box is not blue there"
+    assert _pixel_class(image, old_probe) is None, "the box is still drawn where it was"
+    gifs = list(tmp_path.glob("*.gif"))
+    assert len(gifs) == 1 and str(gifs[0]) in capsys.readouterr().out, gifs
+    with Image.open(gifs[0]) as gif:
+        assert gif.n_frames >= 2 and gif.size == tuple(app.wnd.size), (gif.n_frames, gif.size)
+
+
 # --- camera ---------------------------------------------------------------------------------
 def test_orbit_pan_zoom_change_the_picture_and_home_restores_it(demo):
     base = render_app(demo)

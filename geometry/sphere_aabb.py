@@ -1,0 +1,129 @@
+"""Sphere vs axis-aligned box: NONE, INTERSECT or INCLUDE (Arvo's test, and its inside twin).
+
+The closed ball ``|p - s| <= r`` meets the closed box iff the squared distance from its centre to
+the box, the sum of the squared excesses ``max(lo_i - s_i, s_i - hi_i, 0)``, is at most ``r**2``
+(Arvo 1990); it lies in the open box iff ``lo_i + r < s_i < hi_i - r`` on every axis. ``_filter``
+decides both in float64 with certified bounds (``_tolerances.SPHERE_RELATIVE``), ``_exact`` in
+rationals for the rest (``_closest.aabb_distance2``, shared with ``distance_point_aabb``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._closest import aabb_distance2
+from ._dask import dask_aware
+from ._engine import CLASS, Query
+from ._tolerances import SPHERE_ABSOLUTE, SPHERE_RELATIVE, SPHERE_SCALE_MAX
+from ._validate import BOX_MAX, BOX_MIN, POINT, RADIUS
+from .results import IntersectionType
+
+__all__ = ["classify_sphere_aabb"]
+
+
+def _filter(sx: float, sy: float, sz: float, r: float, lx: float, ly: float, lz: float,
+            hx: float, hy: float, hz: float) -> tuple[int, bool]:
+    """``(class, doubt)`` of one ball against one box, in float64.
+
+    Each excess ``e_i`` rounds the exact one (a rounded difference keeps its sign, so the side
+    is exact), and ``e_i = 0`` exactly where the centre is within the slab: a centre in the box
+    is surely a hit. Else ``sum e_i**2 - r**2`` decides, sure outside the certified band. INCLUDE
+    needs ``(s_i - lo_i) - r > 0`` and ``(hi_i - s_i) - r > 0`` on every axis, each sure outside
+    its band. Doubt also for a non-finite value, a negative radius, and excesses or a radius
+    beyond SPHERE_SCALE_MAX (their squares could overflow)."""
+    gl0, gl1, gl2 = (sx - lx) - r, (sy - ly) - r, (sz - lz) - r
+    gh0, gh1, gh2 = (hx - sx) - r, (hy - sy) - r, (hz - sz) - r
+    e0 = lx - sx if lx > sx else (sx - hx if sx > hx else 0.0)
+    e1 = ly - sy if ly > sy else (sy - hy if sy > hy else 0.0)
+    e2 = lz - sz if lz > sz else (sz - hz if sz > hz else 0.0)
+    # x - x is 0 for a finite x, NaN for the rest; every input enters one of these
+    total = (gl0 - gl0) + (gl1 - gl1) + (gl2 - gl2) + (gh0 - gh0) + (gh1 - gh1) + (gh2 - gh2)
+    bad = (not total == 0.0) | (not r >= 0.0) \
+        | (max(max(e0, e1), max(e2, r)) > SPHERE_SCALE_MAX)
+    empty = (lx > hx) | (ly > hy) | (lz > hz)
+    squares = e0 * e0 + e1 * e1 + e2 * e2
+    rr = r * r
+    gap = squares - rr
+    band = SPHERE_RELATIVE * (squares + rr) + SPHERE_ABSOLUTE
+    miss = gap > band
+    hit = (gap < -band) | (squares == 0.0)
+    inside = (gl0 > SPHERE_RELATIVE * (abs(sx - lx) + r)) \
+        & (gl1 > SPHERE_RELATIVE * (abs(sy - ly) + r)) \
+        & (gl2 > SPHERE_RELATIVE * (abs(sz - lz) + r)) \
+        & (gh0 > SPHERE_RELATIVE * (abs(hx - sx) + r)) \
+        & (gh1 > SPHERE_RELATIVE * (abs(hy - sy) + r)) \
+        & (gh2 > SPHERE_RELATIVE * (abs(hz - sz) + r))
+    touching = (gl0 < -SPHERE_RELATIVE * (abs(sx - lx) + r)) \
+        | (gl1 < -SPHERE_RELATIVE * (abs(sy - ly) + r)) \
+        | (gl2 < -SPHERE_RELATIVE * (abs(sz - lz) + r)) \
+        | (gh0 < -SPHERE_RELATIVE * (abs(hx - sx) + r)) \
+        | (gh1 < -SPHERE_RELATIVE * (abs(hy - sy) + r)) \
+        | (gh2 < -SPHERE_RELATIVE * (abs(hz - sz) + r))
+    code = 0 if empty | miss else (2 if inside else 1)
+    unsure = (not (miss | hit)) | (hit & (not (inside | touching)))
+    return code, bad | ((not empty) & unsure)
+
+
+def _exact(sx: float, sy: float, sz: float, r: float, lx: float, ly: float, lz: float,
+           hx: float, hy: float, hz: float) -> int:
+    """The class of one ball against one box, exactly (the empty-box infinities allowed)."""
+    d2 = aabb_distance2((sx, sy, sz), (lx, ly, lz), (hx, hy, hz))
+    radius = Fraction(r)
+    if d2 is None or d2 > radius * radius:
+        return 0
+    s, lo, hi = (sx, sy, sz), (lx, ly, lz), (hx, hy, hz)
+    inside = all(Fraction(lo[i]) + radius < Fraction(s[i]) < Fraction(hi[i]) - radius
+                 for i in range(3))
+    return 2 if inside else 1
+
+
+_QUERY = Query(_filter, _exact,
+               args=[("center", POINT), ("radius", RADIUS), ("box_min", BOX_MIN),
+                     ("box_max", BOX_MAX)],
+               outputs=[CLASS], contract=True)
+_CLASSES = tuple(IntersectionType)
+
+
+@dask_aware
+def classify_sphere_aabb(
+    center: ArrayLike, radius: ArrayLike, box_min: ArrayLike, box_max: ArrayLike, *,
+    out: np.ndarray | None = None,
+) -> IntersectionType | np.ndarray:
+    """Classify each box against the ball: NONE, INTERSECT or INCLUDE.
+
+    The ball is the closed set ``{p : |p - center| <= radius}`` and the box ``{box_min <= p <=
+    box_max}``. ``NONE``: they share no point (the centre is farther than ``radius`` from the
+    box, Arvo 1990). ``INCLUDE``: the ball lies in the box's open interior
+    (``box_min + radius < center < box_max - radius`` on every axis). ``INTERSECT``: otherwise.
+
+    Boundary cases: a ball tangent to a face, an edge or a corner from outside is INTERSECT, and
+    so is one tangent from inside; ``radius = 0`` is a point (INCLUDE strictly inside); a flat
+    box is never INCLUDE; an empty box is always NONE. Exact for the floats given, at every
+    magnitude.
+
+    Parameters
+    ----------
+    center : (3,) or (N, 3) array_like
+    radius : float or (N,) array_like
+        Finite and not negative, else ``ValueError``.
+    box_min, box_max : (3,) or (N, 3) array_like
+        The boxes' corners. ``+inf`` in ``box_min`` / ``-inf`` in ``box_max`` mean an empty box.
+    out : (N,) int8 ndarray, optional
+        Written with the codes and returned.
+
+    Returns
+    -------
+    IntersectionType or (N,) int8 ndarray
+        A scalar when every argument is a single item.
+
+    Raises
+    ------
+    ValueError
+        For a non-finite coordinate, a negative or non-finite radius, a bad shape, shapes that do
+        not broadcast, or an integer float64 cannot hold exactly; the message names the argument.
+    """
+    codes = _QUERY(center, radius, box_min, box_max, out=out)
+    return _CLASSES[codes] if type(codes) is int else codes

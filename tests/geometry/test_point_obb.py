@@ -1,0 +1,146 @@
+"""distance_point_obb against the exact reference (SEMANTICS.md, "Point vs box distance"): the
+distance to the box as evaluated (a parallelepiped where the float rows are not orthonormal),
+faithfully rounded."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyrr
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from geometry import distance_point_aabb, distance_point_obb
+from tests.geometry import exact_reference as ref
+from tests.strategies import batches, half_sizes_generic, points, rotations
+
+pytestmark = pytest.mark.usefixtures("each_backend")
+
+INF = math.inf
+IDENTITY = np.eye(3)
+
+
+@st.composite
+def points_near_rotated_boxes(draw):
+    """``(point, center, axes, half_size)``: a rotated box and a point at a face, edge or
+    corner point mapped to the world in floats (so within an ulp or so of the surface), moved
+    along a drawn vector by a drawn amount (0 in a quarter of the draws)."""
+    center, axes, half = draw(points()), draw(rotations()), draw(half_sizes_generic)
+    u = half * np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=3, max_size=3)))
+    free = draw(st.integers(0, 3))  # 3: a corner; else that axis runs free (an edge)
+    if free < 3:
+        u[free] *= draw(st.floats(-1, 1))
+    step = draw(st.sampled_from([0.0, 1e-9, 0.5, 3.0]))
+    with np.errstate(all="ignore"):  # building a case: tiny products may underflow, harmlessly
+        p = center + axes.T @ u + step * draw(points())
+    return p, center, axes, half
+
+
+def assert_faithful(got, cases, dtype=np.float64):
+    for i, case in enumerate(cases):
+        want = ref.distance2_point_obb(*case)
+        assert ref.is_faithful(got[i], want, dtype), (
+            f"case {i}: {[np.asarray(c).tolist() for c in case]}: expected a faithful rounding "
+            f"of {ref.root_text(want)}, got {got[i]!r}")
+
+
+def stacked(cases):
+    return [np.array(c) for c in zip(*cases, strict=True)]
+
+
+@given(batches(points_near_rotated_boxes()))
+def test_distances_to_rotated_boxes_are_faithful(cases):
+    got = distance_point_obb(*stacked(cases))
+    assert got.dtype == np.float64 and got.shape == (len(cases),)
+    assert_faithful(got, cases)
+    one = distance_point_obb(*cases[0])
+    assert one == got[0], f"one item: expected the batch's {got[0]!r}, got {one!r}"
+
+
+def test_a_thousand_generic_distances_are_faithful():
+    rng = np.random.default_rng(3)
+    n = 1000
+    axes = np.array([pyrr.matrix33.create_from_eulers(e) for e in rng.uniform(-3, 3, (n, 3))])
+    center, half = rng.normal(size=(n, 3)), np.abs(rng.normal(size=(n, 3)))
+    point = center + rng.normal(size=(n, 3)) * rng.choice([1e-3, 1.0, 1e3], size=(n, 1))
+    cases = list(zip(point, center, axes, half, strict=True))
+    assert_faithful(distance_point_obb(point, center, axes, half), cases)
+    # float32 rows (orthonormal to ~1e-7), as float64s, with float64 points: decided exactly
+    axes32 = axes[:40].astype(np.float32).astype(np.float64)
+    got = distance_point_obb(point[:40], center[:40], axes32, half[:40])
+    assert_faithful(got, list(zip(point, center, axes32, half, strict=False)))
+
+
+_SKEW = np.array([[1.0, 0.0, 0.0], [2.0**-21, 1.0, 0.0], [0.0, 0.0, 1.0]])  # R01 ~ 4.8e-7
+_BIG, _SMALL, TINY = 2.0**990, 2.0**-1000, 2.0**-1074
+_PERM = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]])
+#: (point, center, axes, half_size, exact distance or None): named edge cases, one batch
+EDGES = {
+    "inside": ([0.5, 0.5, 0.5], [0, 0, 0], IDENTITY, [1, 1, 1], 0.0),
+    "on a face": ([1, 0.5, 0.5], [0, 0, 0], IDENTITY, [1, 1, 1], 0.0),
+    "on an edge": ([1, -1, 0.5], [0, 0, 0], IDENTITY, [1, 1, 1], 0.0),
+    "on a corner": ([-1, 1, 1], [0, 0, 0], IDENTITY, [1, 1, 1], 0.0),
+    "beyond an edge, 3-4-5": ([4, -5, 0.5], [0, 0, 0], IDENTITY, [1, 1, 1], 5.0),
+    "beyond a corner, permuted axes": ([-6, 4, -3], [1, 1, 1], _PERM, [1, 1, 1], 7.0),
+    "flat box": ([0.5, 2, 0.5], [0, 0, 0], IDENTITY, [1, 0, 1], 2.0),
+    "empty box": ([0, 0, 0], [0, 0, 0], IDENTITY, [1, -1, 1], None),
+    "skewed rows, beyond a face": ([0.5, 3, 0.25], [0, 0, 0], _SKEW, [1, 1, 1], None),
+    "skewed rows, beyond an edge": ([3, 3, 0.25], [0, 0, 0], _SKEW, [1, 1, 1], None),
+    "skewed rows, beyond a corner": ([-3, 3, 4], [0, 0, 0], _SKEW, [1, 1, 1], None),
+    "1e300 apart": ([1e300, 2e300, 0], [0, 0, 0], _PERM, [1, 1, 1], None),
+    "near the largest float": ([1.7e308, 0, 0], [-1e308, 0, 0], IDENTITY, [1, 1, 1], None),
+    "dyadic at 2**990": ([4 * _BIG, -5 * _BIG, 0], [0, 0, 0], IDENTITY, [_BIG] * 3, 5 * _BIG),
+    "1e-300 apart": ([3e-300, 4e-300, 0], [0, 0, 0], IDENTITY, [1e-300] * 3, None),
+    "dyadic at 2**-1000": ([4 * _SMALL, 5 * _SMALL, 0], [0, 0, 0], IDENTITY, [_SMALL] * 3,
+                           5 * _SMALL),
+    "subnormal apart": ([4 * TINY, 5 * TINY, 0], [0, 0, 0], IDENTITY, [TINY, TINY, 0],
+                        5 * TINY),
+    "rotated, far": ([1e5, 1, 2], [0, 0, 0], pyrr.matrix33.create_from_eulers([.1, .2, .3]),
+                     [1, 2, 3], None),
+}
+
+
+def test_named_edge_cases_are_faithful():
+    cases = [tuple(np.array(x, dtype=np.float64) for x in case[:4]) for case in EDGES.values()]
+    got = distance_point_obb(*stacked(cases))
+    assert_faithful(got, cases)
+    for (name, case), d in zip(EDGES.items(), got, strict=True):
+        if case[4] is not None:
+            assert d == case[4], f"{name}: expected the exact distance {case[4]!r}, got {d!r}"
+
+
+def test_identity_axes_give_the_aabb_distance_and_float32_gives_float32():
+    rng = np.random.default_rng(4)
+    point = rng.integers(-16, 17, (200, 3)) / 4.0
+    center, half = rng.integers(-8, 9, (200, 3)) / 4.0, rng.integers(0, 9, (200, 3)) / 4.0
+    axes = np.broadcast_to(IDENTITY, (200, 3, 3))  # per item: the loop the tests above compile
+    got = distance_point_obb(point, center, axes, half)
+    np.testing.assert_array_equal(got, distance_point_aabb(point, center - half, center + half),
+                                  err_msg="identity axes, dyadic data: the AABB's distance")
+    point, center = rng.normal(size=(200, 3)) * 3, rng.normal(size=(200, 3))
+    half = np.abs(rng.normal(size=(200, 3)))
+    got = distance_point_obb(point, center, axes, half)
+    assert_faithful(got, [(p, c, IDENTITY, h) for p, c, h in zip(point, center, half,
+                                                                 strict=True)])
+    # float32 data give float32 distances, faithful in float32 (one item at a time: the same
+    # filter as a batch's, with its float32 budget)
+    for p, c, h in zip(point[:20], center[:20], half[:20], strict=True):
+        args32 = [a.astype(np.float32) for a in (p, c, IDENTITY, h)]
+        d = distance_point_obb(*args32)
+        assert type(d) is float and d == np.float32(d), f"float32 data: expected a float32: {d!r}"
+        assert_faithful([d], [tuple(args32)], np.float32)
+
+
+@pytest.mark.parametrize("args, name", [
+    (([np.nan, 0, 0], [0, 0, 0], IDENTITY, [1, 1, 1]), "point"),
+    (([0, 0, 0], [0, INF, 0], IDENTITY, [1, 1, 1]), "box_center"),
+    (([0, 0, 0], [0, 0, 0], IDENTITY * 2, [1, 1, 1]), "box_axes"),
+    (([0, 0, 0], [0, 0, 0], IDENTITY, [1, np.nan, 1]), "box_half_size"),
+])
+def test_bad_values_name_the_argument(args, name):
+    with pytest.raises(ValueError, match=name):
+        distance_point_obb(*args)
+    with pytest.raises(ValueError, match=name):  # a batch: per-item arguments, as above
+        distance_point_obb(*(np.broadcast_to(a, (2, *np.shape(a))) for a in args))
