@@ -93,12 +93,17 @@ class Controller:
         self.message = ""
         self._message_until = 0.0
         self.shift = False  # a Shift key is held (moderngl-window's modifiers lag on some backends)
-        #: "start" | "end" | "both" (the segment), "grab" (pressed on the selected box) | "box"
-        #: (dragging it), "click" (pressed elsewhere, not moved yet), "orbit" | "pan"
-        self._drag: str | None = None
+        self._drag: str | None = None  # what the held button does (see ``dragging``)
         self._press_xy = np.zeros(2)
         self._grab_point = np.zeros(3)
         self._measure_scene()
+
+    @property
+    def dragging(self) -> str | None:
+        """What the held button does: "start" / "end" / "both" (the segment), "grab" / "box"
+        (the selected box, before / after it moved), "click", "orbit", "pan"; None when no
+        button is held."""
+        return self._drag
 
     # ------------------------------------------------------------------ scene
     def _measure_scene(self) -> None:
@@ -343,10 +348,14 @@ class Controller:
 
     def record_frame(self) -> None:
         """Add the frame shown now (``read_frame()``) to the recording; at its size limit
-        (:data:`app.record.MAX_RECORDING_BYTES`) the recording stops and is saved."""
+        (:data:`app.record.MAX_RECORDING_BYTES`), or when the window's size changed, the
+        recording stops and is saved."""
         if self.recording is None:
             return
         image = self.read_frame()
+        if image is not None and not self.recording.fits(image):
+            self.stop_recording("the window's size changed: ", last_frame=False)
+            return
         if image is not None:
             self.recording.add(image, time.monotonic())
         if self.recording.full():
@@ -360,7 +369,7 @@ class Controller:
         if rec is None:
             return None
         image = self.read_frame() if last_frame else None
-        if image is not None:
+        if image is not None and rec.fits(image):
             rec.add(image, time.monotonic())
         if not rec.frames:
             self.say("recording stopped: no frames")

@@ -131,6 +131,10 @@ class Recording:
         """Whether a frame drawn at ``now`` would be kept (none kept for 1/WINDOW_FPS s)."""
         return not self.times or now - self.times[-1] >= 1.0 / WINDOW_FPS
 
+    def fits(self, image: np.ndarray) -> bool:
+        """Whether ``image`` has the recording's size (a GIF's frames all have one)."""
+        return not self.frames or image.shape == self.frames[0].shape
+
     def add(self, image: np.ndarray, now: float) -> None:
         self.frames.append(image)
         self.times.append(now)

@@ -81,7 +81,6 @@ class SlabLabWindow(mglw.WindowConfig):
         #: context exists and knows its renderer
         self.samples = choose_samples(samples, self.ctx.info["GL_RENDERER"], self.ctx.max_samples)
         self._msaa: moderngl.Framebuffer | None = None
-        self.screenshot_dir = Path(screenshot_dir)
         self.state = DemoState(scene if scene is not None else resolve_scene("blog"))
         w, h = self.wnd.size
         self.camera = OrbitCamera(self.state.scene.camera, w / h if w and h else 16 / 9)
@@ -89,7 +88,7 @@ class SlabLabWindow(mglw.WindowConfig):
         self.controller = Controller(self.state, self.camera, lambda: self.wnd.size, seed=seed,
                                      save_screenshot=self.save_screenshot, close=self.wnd.close,
                                      read_frame=lambda: self.read_image(messages=False),
-                                     record_dir=self.screenshot_dir)
+                                     record_dir=screenshot_dir)
         self.view = SceneView(self.ctx, self.load_program)
         names = (*KEY_ACTIONS, *SHIFT_KEYS)
         self.key_names = {getattr(self.wnd.keys, n): n for n in names}
@@ -103,6 +102,15 @@ class SlabLabWindow(mglw.WindowConfig):
         moderngl-window's loader of 3D model files.)"""
         self.controller.show_scene(scene)
         self._dirty = True
+
+    @property
+    def screenshot_dir(self) -> Path:
+        """Where F12 / P screenshots and F9 recordings go (the controller's ``record_dir``)."""
+        return self.controller.record_dir
+
+    @screenshot_dir.setter
+    def screenshot_dir(self, path: str | Path) -> None:
+        self.controller.record_dir = Path(path)
 
     @property
     def size(self) -> tuple[int, int]:

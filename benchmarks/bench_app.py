@@ -27,6 +27,11 @@ the HUD's frame time shows), at default settings (multisampling chosen by render
 llvmpipe) against ``--samples 0`` and ``--samples 4``. Each setting runs in its own process, in
 interleaved rounds, so load from other processes hits all alike; the table gives medians over
 rounds and each one's ratio to no multisampling.
+
+``--window --drag``: at default settings, the same view redrawn unchanged ("still") against the
+box under the window's centre selected and dragged back and forth (controller mouse events, 4 px
+a frame, what a left drag does: move, reclassify, upload), and every 20th frame a pick under
+the cursor (what a hover after a release costs: at 1e5 boxes through the refitted BoxTree).
 """
 
 from __future__ import annotations
@@ -212,16 +217,28 @@ def row(r: dict) -> str:
 
 
 WINDOW_SETTINGS = (("default", None), ("--samples 0", 0), ("--samples 4", 4))
+#: --drag: (name, samples, motion) at default settings; ratios are to the still frame
+DRAG_SETTINGS = (("dragging a box", None, "drag"), ("still", None, "still"))
 
 
-def window_child(n: int, samples: int | None, frames: int, size: tuple[int, int]) -> dict:
-    """In this process: open the real window on ``random_scene(n, 0)``, orbit it ``frames``
-    frames through ``app.loop.run_on_demand`` and return the frame costs (ms) it measured."""
+def window_child(n: int, samples: int | None, frames: int, size: tuple[int, int],
+                 motion: str = "orbit") -> dict:
+    """In this process: open the real window on ``random_scene(n, 0)`` and, ``frames`` frames
+    through ``app.loop.run_on_demand``, orbit it (``motion`` "orbit"), drag the box at its
+    centre ("drag") or redraw it unchanged ("still"); return the frame costs (ms) measured."""
+    from app.bindings import LEFT
     from app.loop import run_on_demand
     from app.presets import random_scene
     from app.window import create_window
 
     app = create_window(random_scene(n, 0), size=size, samples=samples)
+    ctl, (cx, cy) = app.controller, (app.size[0] // 2, app.size[1] // 2)
+    seen = [0]
+    if motion == "drag":
+        ctl.state.selected = ctl.pick_at(cx, cy)
+        ctl.mouse_press(cx, cy, LEFT)
+        if ctl.state.selected is None or ctl.dragging != "grab":
+            raise SystemExit("--drag: no box to grab under the window's centre")
     costs: list[float] = []
     drawn = [0]
     render = app.wnd.render_func
@@ -239,14 +256,22 @@ def window_child(n: int, samples: int | None, frames: int, size: tuple[int, int]
         previous[0] = app.frame_ms
         if len(costs) >= frames:
             app.wnd.close()
-        app.camera.orbit(1 / 0.3, 0.0)  # one degree of yaw
+        if motion == "orbit":
+            app.camera.orbit(1 / 0.3, 0.0)  # one degree of yaw
+        elif motion == "drag" and drawn[0] != seen[0]:  # a drag event per frame, out and back
+            seen[0] = drawn[0]
+            k = drawn[0] % 20
+            ctl.mouse_drag(cx + 8 + 4 * min(k, 20 - k), cy, 4, 0)  # past the click slop
+            if k == 0:  # what a hover after a release costs: a pick through the refitted tree
+                ctl.pick_at(cx, cy)
         app._dirty = True
 
     run_on_demand(app, tick)
     return {"samples": app.samples, "renderer": app.ctx.info["GL_RENDERER"], "costs": costs}
 
 
-def bench_window(n: int, frames: int, rounds: int, size: tuple[int, int]) -> int:
+def bench_window(n: int, frames: int, rounds: int, size: tuple[int, int],
+                 drag: bool = False) -> int:
     """Run :func:`window_child` per setting and round in subprocesses; print the table."""
     import json
     import shutil
@@ -258,27 +283,31 @@ def bench_window(n: int, frames: int, rounds: int, size: tuple[int, int]) -> int
             print("--window needs a display or xvfb-run (apt-get install xvfb xauth)")
             return 2
         prefix = ["xvfb-run", "-a", "-s", f"-screen 0 {size[0] + 64}x{size[1] + 64}x24"]
-    results: dict[str, list[dict]] = {name: [] for name, _ in WINDOW_SETTINGS}
+    settings = DRAG_SETTINGS if drag else tuple((name, samples, "orbit")
+                                                for name, samples in WINDOW_SETTINGS)
+    results: dict[str, list[dict]] = {name: [] for name, *_ in settings}
     for _ in range(rounds):
-        for name, samples in WINDOW_SETTINGS:
+        for name, samples, motion in settings:
             cmd = [*prefix, sys.executable, "-m", "benchmarks.bench_app", "--window-child",
                    f"{n},{'auto' if samples is None else samples},{frames},"
-                   f"{size[0]}x{size[1]}"]
+                   f"{size[0]}x{size[1]},{motion}"]
             out = subprocess.run(cmd, capture_output=True, text=True, timeout=600,
                                  cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
             if out.returncode != 0:
                 print(f"{name}: failed\n{out.stderr}")
                 return 1
             results[name].append(json.loads(out.stdout.strip().splitlines()[-1]))
-    first = results["default"][0]
+    first = results[settings[0][0]][0]
     load = f", load avg {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
     print(f"real window {size[0]}x{size[1]} (pyglet{', Xvfb' if prefix else ''}), "
-          f"{first['renderer']}{load}; random_scene({n}, seed 0) orbiting 1 degree a frame; "
+          f"{first['renderer']}{load}; random_scene({n}, seed 0) "
+          f"{'dragging a box 4 px or still' if drag else 'orbiting 1 degree'} a frame; "
           f"{frames} frames x {rounds} rounds per setting; frame = draw + swap + input "
           f"(app.loop)")
-    print("| setting | samples | median frame ms | fps | / --samples 0 |\n|---|--:|--:|--:|--:|")
-    base = statistics.median(c for r in results["--samples 0"] for c in r["costs"])
-    for name, _ in WINDOW_SETTINGS:
+    base_name = "still" if drag else "--samples 0"
+    print(f"| setting | samples | median frame ms | fps | / {base_name} |\n|---|--:|--:|--:|--:|")
+    base = statistics.median(c for r in results[base_name] for c in r["costs"])
+    for name, *_ in settings:
         costs = [c for r in results[name] for c in r["costs"]]
         med = statistics.median(costs)
         print(f"| {name} | {results[name][0]['samples']} | {med:.1f} | {1e3 / med:.1f} "
@@ -299,19 +328,21 @@ def main(argv: list[str] | None = None) -> int:
                    help="real-window frame times at default settings vs --samples 0 / 4 "
                         "(N: the first of --sizes if given, else 6000)")
     p.add_argument("--rounds", type=int, default=3, help="--window: rounds (default 3)")
+    p.add_argument("--drag", action="store_true",
+                   help="--window: dragging a box against the still view (default settings)")
     p.add_argument("--window-child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.window_child:
         import json
 
-        n, samples, frames, size = args.window_child.split(",")
+        n, samples, frames, size, motion = args.window_child.split(",")
         r = window_child(int(n), None if samples == "auto" else int(samples), int(frames),
-                         parse_size(size))
+                         parse_size(size), motion)
         print(json.dumps(r))
         return 0
     if args.window:
         n = int(float(args.sizes.split(",")[0])) if "--sizes" in (argv or sys.argv) else 6000
-        return bench_window(n, args.frames or 40, args.rounds, args.size)
+        return bench_window(n, args.frames or 40, args.rounds, args.size, args.drag)
     sizes = [int(float(s)) for s in args.sizes.split(",") if s.strip()]
 
     from app.headless import headless_app

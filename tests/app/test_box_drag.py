@@ -60,6 +60,7 @@ def test_a_wobble_on_the_selected_box_is_a_click_not_a_move():
     click(ctl, x, y)
     centre = ctl.state.boxes.center[0].copy()
     ctl.mouse_press(x, y, LEFT)
+    assert ctl.dragging == "grab", f"a press on the selected box grabs it, got {ctl.dragging}"
     ctl.mouse_drag(x + 2, y + 1, 2, 1)  # under CLICK_SLOP_PX
     ctl.mouse_release(x + 2, y + 1)
     np.testing.assert_array_equal(ctl.state.boxes.center[0], centre,

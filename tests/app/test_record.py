@@ -146,6 +146,19 @@ def test_the_recording_stops_and_saves_at_its_size_limit(tmp_path, monkeypatch):
     assert len(list(tmp_path.glob("*.gif"))) == 1, "the recording should have been saved"
 
 
+def test_a_resized_window_stops_and_saves_the_recording(tmp_path):
+    from tests.app.test_controller import make
+
+    shapes = iter([(6, 8, 3), (6, 8, 3), (7, 8, 3)])
+    ctl = make(read_frame=lambda: np.full(next(shapes), 200, np.uint8), record_dir=tmp_path)
+    ctl.key("F9")
+    ctl.recording.times[-1] -= 1.0
+    ctl.record_frame()  # same size: kept
+    ctl.record_frame()  # another size: the recording ends with the frames it has
+    assert ctl.recording is None and "size changed" in ctl.message, ctl.message
+    assert len(list(tmp_path.glob("*.gif"))) == 1, "the recording should have been saved"
+
+
 def test_durations_follow_the_frames_times():
     rec = Recording()
     for t in (10.0, 10.25, 10.5):

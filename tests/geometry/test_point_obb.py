@@ -30,11 +30,12 @@ def points_near_rotated_boxes(draw):
     center, axes, half = draw(points()), draw(rotations()), draw(half_sizes_generic)
     u = half * np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=3, max_size=3)))
     free = draw(st.integers(0, 3))  # 3: a corner; else that axis runs free (an edge)
-    if free < 3:
-        u[free] *= draw(st.floats(-1, 1))
+    scale = draw(st.floats(-1, 1)) if free < 3 else 1.0
     step = draw(st.sampled_from([0.0, 1e-9, 0.5, 3.0]))
+    offset = draw(points())
     with np.errstate(all="ignore"):  # building a case: tiny products may underflow, harmlessly
-        p = center + axes.T @ u + step * draw(points())
+        u[free % 3] *= scale
+        p = center + axes.T @ u + step * offset
     return p, center, axes, half
 
 

@@ -131,15 +131,14 @@ def test_dragging_the_selected_box_redraws_it_there_in_its_new_colour_and_f9_rec
     assert st.selected == 0
     old_probe = _px(app, [0.5, 0.5, 1.0])
     assert _pixel_class(render_app(app), old_probe) == 0, "the box starts green"
-    old_dir, app.screenshot_dir = app.screenshot_dir, tmp_path
-    app.controller.record_dir = tmp_path
+    old_dir, app.screenshot_dir = app.screenshot_dir, tmp_path  # recordings go there too
     try:
         _key(app, "F9")
         _drag(app, LEFT, _px(app, grab), _px(app, grab + [-3.5, 0.0, 0.0]),
               on_step=lambda: app.on_render(0.0, 0.0))
         _key(app, "F9")
     finally:
-        app.screenshot_dir = app.controller.record_dir = old_dir
+        app.screenshot_dir = old_dir
     image = render_app(app)
     assert st.classes[0] == 1, "the segment's end is inside the moved box: INTERSECT"
     assert _pixel_class(image, _px(app, [-3.5, 0.5, 1.0])) == 1, "the moved box is not blue there"
