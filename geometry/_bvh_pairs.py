@@ -206,7 +206,9 @@ def _node_pairs(tree, first, second, start, stop):  # type: ignore[no-untyped-de
     out_p = np.empty(1024, np.int64)
     out_q = np.empty(1024, np.int64)
     n = np.int64(0)
-    cap = 3 * tree.depth + 8  # a split pushes at most three pairs, each a level deeper
+    # pending pairs: at most two per self split above the pair on top (a level each) and one
+    # per pair split below it (each a level deeper in one of the two): 2 depth + 3 at most
+    cap = 3 * tree.depth + 8
     stack_x = np.empty(cap, np.int64)
     stack_y = np.empty(cap, np.int64)
     for k in range(start, stop):

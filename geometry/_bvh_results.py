@@ -10,7 +10,8 @@ from numpy.typing import ArrayLike
 from ._validate import as_boxes, as_finite_points, broadcast_lead, check_box_bounds
 
 __all__ = ["BoxPairs", "FrustumBoxes", "NearestBoxes", "NearestHits", "RayPairs", "Rays",
-           "SegmentPairs", "SelfPairs", "TrianglePairs", "as_tree_boxes", "broadcast_points",
+           "SegmentPairs", "SelfPairs", "SpherePairs", "TrianglePairs", "as_tree_boxes",
+           "broadcast_points",
            "sorted_pairs", "work"]
 
 
@@ -34,6 +35,14 @@ class SegmentPairs(NamedTuple):
     """Every (segment, box) pair whose class is not NONE, sorted by segment then box."""
 
     segment_index: np.ndarray
+    box_index: np.ndarray
+    kind: np.ndarray
+
+
+class SpherePairs(NamedTuple):
+    """Every (ball, box) pair whose class is not NONE, sorted by ball then box."""
+
+    query_index: np.ndarray
     box_index: np.ndarray
     kind: np.ndarray
 

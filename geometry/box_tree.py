@@ -28,6 +28,7 @@ from ._bvh_results import (
     Rays,
     SegmentPairs,
     SelfPairs,
+    SpherePairs,
     TrianglePairs,
     as_tree_boxes,
     broadcast_points,
@@ -36,11 +37,13 @@ from ._bvh_results import (
 )
 from ._exact import to_float
 from ._validate import (
+    RADIUS,
     as_boxes,
     as_finite_points,
     as_scalars,
     broadcast_lead,
     check_box_bounds,
+    check_elements,
     check_nonzero_direction,
     compute_dtype,
 )
@@ -50,10 +53,11 @@ from .frustum import Frustum
 from .point_aabb import distance_point_aabb
 from .ray_aabb import intersect_ray_aabb
 from .segment_aabb import classify_segment_aabb
+from .sphere_aabb import classify_sphere_aabb
 from .triangle_aabb import triangle_overlaps_aabb
 
 __all__ = ["BoxPairs", "BoxTree", "FrustumBoxes", "NearestBoxes", "NearestHits", "RayPairs",
-           "SegmentPairs", "SelfPairs", "TrianglePairs"]
+           "SegmentPairs", "SelfPairs", "SpherePairs", "TrianglePairs"]
 
 #: The public functions' ``t_enter`` is within 2 ulps of the exact entry in the output dtype
 #: (SEMANTICS.md): relative 2**-22 in float32, 2**-51 in float64; bounds 8x that, plus an
@@ -279,6 +283,31 @@ class BoxTree:
         p, q = _pair_walks().self_pairs(self._tree)
         a, b = self._tree.order[p], self._tree.order[q]
         return SelfPairs(*sorted_pairs(np.minimum(a, b), np.maximum(a, b)))
+
+    def sphere_pairs(self, center: ArrayLike, radius: ArrayLike) -> SpherePairs:
+        """Every pair of a ball and a box it meets: ``(query_index, box_index, kind)``.
+
+        Exactly the pairs whose ``classify_sphere_aabb(center, radius, box_min, box_max)`` is
+        not NONE, with that class (``int8``: 1 INTERSECT, 2 INCLUDE: the ball inside the box's
+        interior), sorted by ball index, then box index. Closed balls: tangent counts.
+
+        Parameters
+        ----------
+        center : (3,) or (M, 3) array_like
+        radius : float or (M,) array_like
+            Finite and not negative (broadcast with ``center``).
+        """
+        c = as_finite_points("center", center)
+        r = as_scalars("radius", radius)
+        check_elements("radius", r, RADIUS)
+        lead = broadcast_lead(("center", c, 1), ("radius", r, 0))
+        c = np.broadcast_to(c, lead + (3,)).reshape(-1, 3)
+        r = np.broadcast_to(r, lead).reshape(-1)
+        query, pos = _distance_walks().within(self._tree, work(c), work(r))
+        kind = np.asarray(classify_sphere_aabb(c[query], r[query], *self._boxes(pos)))
+        meets = kind != 0
+        return SpherePairs(*sorted_pairs(query[meets], self._tree.order[pos[meets]],
+                                         kind[meets]))
 
     def nearest_boxes(self, points: ArrayLike, k: int) -> NearestBoxes:
         """The ``k`` nearest boxes to each point: ``(box_index, distance)``, shape (M, k).
