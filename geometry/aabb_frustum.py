@@ -50,13 +50,13 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
     ``c``, 12 edge directions ``d`` and largest |corner coordinate| ``reach``).
 
     A plane that the box lies wholly behind makes it NONE, the box strictly inside every plane
-    INCLUDE; a box face normal separates where ``h < f`` or ``l > g`` (exact: the exact bound
-    lies in ``[f, g]``'s rounding, adjacent floats). A box that a plane cuts into is INTERSECT
-    for sure where its centre lies inside every plane beyond the bound. The rest (few boxes) is
-    left by the engine's first pass to its second (``first_pass`` False), which tests the cross
-    axes (:func:`._frustum_filter.aabb_cross_axes`): NONE where one separates, INTERSECT
-    where none can and no plane can, and the box is across a plane; doubt else, for the exact
-    pass. Doubt also for a non-finite value (bad input, the empty-box infinities, an
+    INCLUDE; a box that a plane cuts into is INTERSECT for sure where its centre lies inside
+    every plane beyond the bound. The rest (few boxes) is left by the engine's first pass to
+    its second (``first_pass`` False), which tests the box's face normals (exactly: ``h < f``
+    or ``l > g``, the exact bound lying in ``[f, g]``'s rounding, adjacent floats) and the
+    cross axes (:func:`._frustum_filter.aabb_cross_axes`): NONE where one separates,
+    INTERSECT where none can and no plane can, and the box is across a plane; doubt else, for
+    the exact pass. Doubt also for a non-finite value (bad input, the empty-box infinities, an
     overflow). A finite empty box (min > max) is NONE."""
     total = lx + ly + lz + hx + hy + hz
     bad = (not total - total == 0.0) | (not trust == 1.0)
@@ -74,27 +74,28 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
         | (far5 < -b5)
     inside = (near0 > b0) & (near1 > b1) & (near2 > b2) & (near3 > b3) & (near4 > b4) \
         & (near5 > b5)
-    beside = (hx < fx) | (hy < fy) | (hz < fz) | (lx > gx) | (ly > gy) | (lz > gz)
     centred = (mid0 > b0) & (mid1 > b1) & (mid2 > b2) & (mid3 > b3) & (mid4 > b4) & (mid5 > b5)
     # an overflow leaves a bound infinite (or a value NaN: then no comparison holds)
     huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
     # a plane cuts into the box for sure: not INCLUDE
     cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) | (near4 < -b4) \
         | (near5 < -b5)
-    sure = behind | inside | beside | (centred & cut)
+    sure = behind | inside | (centred & cut)
     separated = False
     if (not first_pass) & (not sure):
         ahead = (far0 > b0) & (far1 > b1) & (far2 > b2) & (far3 > b3) & (far4 > b4) \
             & (far5 > b5)
-        separated, overlapping = aabb_cross_axes(
+        beside = (hx < fx) | (hy < fy) | (hz < fz) | (lx > gx) | (ly > gy) | (lz > gz)
+        crossed, overlapping = aabb_cross_axes(
             lx, ly, lz, hx, hy, hz, big,
             (c0x, c0y, c0z, c1x, c1y, c1z, c2x, c2y, c2z, c3x, c3y, c3z, c4x, c4y, c4z, c5x,
              c5y, c5z, c6x, c6y, c6z, c7x, c7y, c7z),
             (d0x, d0y, d0z, d1x, d1y, d1z, d2x, d2y, d2z, d3x, d3y, d3z, d4x, d4y, d4z, d5x,
              d5y, d5z, d6x, d6y, d6z, d7x, d7y, d7z, d8x, d8y, d8z, d9x, d9y, d9z, d10x, d10y,
              d10z, d11x, d11y, d11z), reach)
+        separated = beside | crossed
         sure = separated | (overlapping & ahead & cut)
-    code = 0 if behind | beside | separated | empty else (2 if inside else 1)
+    code = 0 if behind | separated | empty else (2 if inside else 1)
     return code, bad | huge | ((not empty) & (not sure))
 
 
