@@ -47,11 +47,12 @@ def obb_plane(nx: float, ny: float, nz: float, o: float, cx: float, cy: float, c
 
 @jitable
 def aabb_cross_axes(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
-                    big: float, corners: tuple[float, ...], directions: tuple[float, ...],
+                    big: float, directions: tuple[float, ...], intervals: tuple[float, ...],
                     reach: float) -> tuple[bool, bool]:
     """``(separated, overlapping)``: whether one of the axes ``e_k x d`` (``e_k`` a box edge,
-    ``d`` one of the 12 frustum edge directions) separates the box from the frustum's 8
-    ``corners`` for sure, and whether the projections overlap for sure on every one of them.
+    ``d`` one of the 12 frustum edge directions) separates the box from the frustum for sure,
+    and whether the projections overlap for sure on every one of them; ``intervals`` holds
+    the frustum's 8 corners' projections on each axis, ``[low, high]``, as rounded in floats.
 
     Any axis that separates, the float one included, proves the two apart; an overlap proves
     nothing unless on the exact axis, and the float axis and corners are the exact ones rounded
@@ -71,12 +72,7 @@ def aabb_cross_axes(lx: float, ly: float, lz: float, hx: float, hy: float, hz: f
                 + az * (hz if az > 0.0 else lz)
             bottom = ax * (lx if ax > 0.0 else hx) + ay * (ly if ay > 0.0 else hy) \
                 + az * (lz if az > 0.0 else hz)
-            low = np.inf
-            high = -np.inf
-            for v in range(8):
-                p = ax * corners[3 * v] + ay * corners[3 * v + 1] + az * corners[3 * v + 2]
-                low = min(low, p)
-                high = max(high, p)
+            low, high = intervals[6 * j + 2 * k], intervals[6 * j + 2 * k + 1]
             bound = CROSS_BOUND * FILTER_UNIT * n1 * (big + reach) + PLANE_ABSOLUTE
             below, above = top - low, high - bottom  # both >= 0: the projections overlap
             separated = separated | ((below < -bound) | (above < -bound)) & (n1 > 0.0)

@@ -27,6 +27,7 @@ __all__ = [
     "BOX_MIN",
     "DIRECTION",
     "EXACT_INT",
+    "FRUSTUM_AABB_AXES",
     "FRUSTUM_AXES",
     "FRUSTUM_PLANES",
     "POINT",
@@ -81,6 +82,7 @@ RADIUS = Kind("radius", 1, 0)  #: finite and not negative
 #: a frustum's constants for the box filters, one (W,) array shared by every box (``Frustum``)
 FRUSTUM_PLANES = Kind("frustum_planes", 32, 1)  #: finite
 FRUSTUM_AXES = Kind("frustum_axes", 61, 1)  #: finite
+FRUSTUM_AABB_AXES = Kind("frustum_aabb_axes", 109, 1)  #: finite
 
 
 def as_float_array(name: str, value: Any) -> np.ndarray:

@@ -21,42 +21,49 @@ from ._dask import dask_aware
 from ._engine import CLASS, Query
 from ._frustum_exact import classify_aabb, registered
 from ._frustum_filter import aabb_cross_axes, aabb_plane
-from ._validate import BOX_MAX, BOX_MIN, FRUSTUM_AXES, FRUSTUM_PLANES
+from ._validate import BOX_MAX, BOX_MIN, FRUSTUM_AABB_AXES, FRUSTUM_PLANES
 from .frustum import Frustum
 from .results import IntersectionType
 
 __all__ = ["classify_aabb_frustum"]
 
 
-def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
-            n0x: float, n0y: float, n0z: float, o0: float, n1x: float, n1y: float, n1z: float,
-            o1: float, n2x: float, n2y: float, n2z: float, o2: float, n3x: float, n3y: float,
-            n3z: float, o3: float, n4x: float, n4y: float, n4z: float, o4: float, n5x: float,
-            n5y: float, n5z: float, o5: float, fx: float, fy: float, fz: float, gx: float,
-            gy: float, gz: float, trust: float, key: float,
-            c0x: float, c0y: float, c0z: float, c1x: float, c1y: float, c1z: float, c2x: float,
-            c2y: float, c2z: float, c3x: float, c3y: float, c3z: float, c4x: float, c4y: float,
-            c4z: float, c5x: float, c5y: float, c5z: float, c6x: float, c6y: float, c6z: float,
-            c7x: float, c7y: float, c7z: float, d0x: float, d0y: float, d0z: float, d1x: float,
+def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, n0x: float,
+            n0y: float, n0z: float, o0: float, n1x: float, n1y: float, n1z: float, o1: float,
+            n2x: float, n2y: float, n2z: float, o2: float, n3x: float, n3y: float, n3z: float,
+            o3: float, n4x: float, n4y: float, n4z: float, o4: float, n5x: float, n5y: float,
+            n5z: float, o5: float, fx: float, fy: float, fz: float, gx: float, gy: float,
+            gz: float, trust: float, key: float, d0x: float, d0y: float, d0z: float, d1x: float,
             d1y: float, d1z: float, d2x: float, d2y: float, d2z: float, d3x: float, d3y: float,
             d3z: float, d4x: float, d4y: float, d4z: float, d5x: float, d5y: float, d5z: float,
             d6x: float, d6y: float, d6z: float, d7x: float, d7y: float, d7z: float, d8x: float,
             d8y: float, d8z: float, d9x: float, d9y: float, d9z: float, d10x: float, d10y: float,
-            d10z: float, d11x: float, d11y: float, d11z: float, reach: float, first_pass: bool
+            d10z: float, d11x: float, d11y: float, d11z: float, l0: float, u0: float, l1: float,
+            u1: float, l2: float, u2: float, l3: float, u3: float, l4: float, u4: float, l5: float,
+            u5: float, l6: float, u6: float, l7: float, u7: float, l8: float, u8: float, l9: float,
+            u9: float, l10: float, u10: float, l11: float, u11: float, l12: float, u12: float,
+            l13: float, u13: float, l14: float, u14: float, l15: float, u15: float, l16: float,
+            u16: float, l17: float, u17: float, l18: float, u18: float, l19: float, u19: float,
+            l20: float, u20: float, l21: float, u21: float, l22: float, u22: float, l23: float,
+            u23: float, l24: float, u24: float, l25: float, u25: float, l26: float, u26: float,
+            l27: float, u27: float, l28: float, u28: float, l29: float, u29: float, l30: float,
+            u30: float, l31: float, u31: float, l32: float, u32: float, l33: float, u33: float,
+            l34: float, u34: float, l35: float, u35: float, reach: float, first_pass: bool
             ) -> tuple[int, bool]:
     """``(class, doubt)`` of one box against the frustum (the scalars of ``Frustum``: six
     planes, the bounding box ``[f, g]`` of its vertices rounded inwards, ``trust`` 1 when all
-    of them are finite, ``key`` for the exact pass; its 8 corners
-    ``c``, 12 edge directions ``d`` and largest |corner coordinate| ``reach``).
+    of them are finite, ``key`` for the exact pass; its 12 edge directions ``d``, its corners'
+    interval ``[l, u]`` on each of the 36 axes ``e_k x d`` and its largest |corner coordinate|
+    ``reach``).
 
     A plane that the box lies wholly behind makes it NONE, the box strictly inside every plane
-    INCLUDE; a box face normal separates where ``h < f`` or ``l > g`` (exact: the exact bound
-    lies in ``[f, g]``'s rounding, adjacent floats). A box that a plane cuts into is INTERSECT
-    for sure where its centre lies inside every plane beyond the bound. The rest (few boxes) is
-    left by the engine's first pass to its second (``first_pass`` False), which tests the cross
-    axes (:func:`._frustum_filter.aabb_cross_axes`): NONE where one separates, INTERSECT
-    where none can and no plane can, and the box is across a plane; doubt else, for the exact
-    pass. Doubt also for a non-finite value (bad input, the empty-box infinities, an
+    INCLUDE; a box that a plane cuts into is INTERSECT for sure where its centre lies inside
+    every plane beyond the bound. The rest (few boxes) is left by the engine's first pass to
+    its second (``first_pass`` False), which tests the box's face normals (exactly: ``h < f``
+    or ``l > g``, the exact bound lying in ``[f, g]``'s rounding, adjacent floats) and the
+    cross axes (:func:`._frustum_filter.aabb_cross_axes`): NONE where one separates,
+    INTERSECT where none can and no plane can, and the box is across a plane; doubt else, for
+    the exact pass. Doubt also for a non-finite value (bad input, the empty-box infinities, an
     overflow). A finite empty box (min > max) is NONE."""
     total = lx + ly + lz + hx + hy + hz
     bad = (not total - total == 0.0) | (not trust == 1.0)
@@ -74,27 +81,31 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
         | (far5 < -b5)
     inside = (near0 > b0) & (near1 > b1) & (near2 > b2) & (near3 > b3) & (near4 > b4) \
         & (near5 > b5)
-    beside = (hx < fx) | (hy < fy) | (hz < fz) | (lx > gx) | (ly > gy) | (lz > gz)
     centred = (mid0 > b0) & (mid1 > b1) & (mid2 > b2) & (mid3 > b3) & (mid4 > b4) & (mid5 > b5)
     # an overflow leaves a bound infinite (or a value NaN: then no comparison holds)
     huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
     # a plane cuts into the box for sure: not INCLUDE
     cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) | (near4 < -b4) \
         | (near5 < -b5)
-    sure = behind | inside | beside | (centred & cut)
+    sure = behind | inside | (centred & cut)
     separated = False
     if (not first_pass) & (not sure):
         ahead = (far0 > b0) & (far1 > b1) & (far2 > b2) & (far3 > b3) & (far4 > b4) \
             & (far5 > b5)
-        separated, overlapping = aabb_cross_axes(
+        beside = (hx < fx) | (hy < fy) | (hz < fz) | (lx > gx) | (ly > gy) | (lz > gz)
+        crossed, overlapping = aabb_cross_axes(
             lx, ly, lz, hx, hy, hz, big,
-            (c0x, c0y, c0z, c1x, c1y, c1z, c2x, c2y, c2z, c3x, c3y, c3z, c4x, c4y, c4z, c5x,
-             c5y, c5z, c6x, c6y, c6z, c7x, c7y, c7z),
             (d0x, d0y, d0z, d1x, d1y, d1z, d2x, d2y, d2z, d3x, d3y, d3z, d4x, d4y, d4z, d5x,
              d5y, d5z, d6x, d6y, d6z, d7x, d7y, d7z, d8x, d8y, d8z, d9x, d9y, d9z, d10x, d10y,
-             d10z, d11x, d11y, d11z), reach)
+             d10z, d11x, d11y, d11z),
+            (l0, u0, l1, u1, l2, u2, l3, u3, l4, u4, l5, u5, l6, u6, l7, u7, l8, u8,
+             l9, u9, l10, u10, l11, u11, l12, u12, l13, u13, l14, u14, l15, u15,
+             l16, u16, l17, u17, l18, u18, l19, u19, l20, u20, l21, u21, l22, u22,
+             l23, u23, l24, u24, l25, u25, l26, u26, l27, u27, l28, u28, l29, u29,
+             l30, u30, l31, u31, l32, u32, l33, u33, l34, u34, l35, u35), reach)
+        separated = beside | crossed
         sure = separated | (overlapping & ahead & cut)
-    code = 0 if behind | beside | separated | empty else (2 if inside else 1)
+    code = 0 if behind | separated | empty else (2 if inside else 1)
     return code, bad | huge | ((not empty) & (not sure))
 
 
@@ -150,8 +161,8 @@ def _conservative_exact(lx: float, ly: float, lz: float, hx: float, hy: float, h
 
 
 _ARGS = [("box_min", BOX_MIN), ("box_max", BOX_MAX), ("frustum", FRUSTUM_PLANES)]
-_QUERY = Query(_filter, _exact, args=[*_ARGS, ("frustum", FRUSTUM_AXES)], outputs=[CLASS],
-               second_pass=True, contract=True)
+_QUERY = Query(_filter, _exact, args=[*_ARGS, ("frustum", FRUSTUM_AABB_AXES)],
+               outputs=[CLASS], second_pass=True, contract=True)
 _CONSERVATIVE = Query(_conservative_filter, _conservative_exact, args=_ARGS, outputs=[CLASS],
                       contract=True)
 _CLASSES = tuple(IntersectionType)
@@ -204,5 +215,5 @@ def classify_aabb_frustum(
     if conservative:
         codes = _CONSERVATIVE(box_min, box_max, frustum._constants, out=out)
     else:
-        codes = _QUERY(box_min, box_max, frustum._constants, frustum._sat_constants, out=out)
+        codes = _QUERY(box_min, box_max, frustum._constants, frustum._aabb_constants, out=out)
     return _CLASSES[codes] if type(codes) is int else codes

@@ -46,6 +46,18 @@ def _frozen(values: list[float]) -> np.ndarray:
     return a
 
 
+def _intervals(directions: list[list[float]], corners: list[list[float]]) -> list[float]:
+    """``[low, high]`` of the corners' projections on each axis ``e_k x d`` (d in
+    ``directions``, then k = x, y, z), each projection rounded exactly as
+    :func:`._frustum_filter.aabb_cross_axes` would round it (its bound covers that)."""
+    out = []
+    for dx, dy, dz in directions:
+        for ax, ay, az in ((0.0, -dz, dy), (dz, 0.0, -dx), (-dy, dx, 0.0)):
+            values = [ax * c[0] + ay * c[1] + az * c[2] for c in corners]
+            out += [min(values), max(values)]
+    return out
+
+
 class Frustum:
     """Six inward planes bounding a convex volume: ``{p : normals[i] . p >= offsets[i]}``.
 
@@ -69,7 +81,7 @@ class Frustum:
     """
 
     __slots__ = ("__weakref__", "_constants", "_matrix", "_normals", "_offsets", "_planes",
-                 "_poly", "_sat_constants", "_vertices")
+                 "_poly", "_sat_constants", "_aabb_constants", "_vertices")
 
     def __init__(self, normals: ArrayLike, offsets: ArrayLike) -> None:
         n = as_float_array("normals", normals).astype(np.float64)
@@ -145,11 +157,13 @@ class Frustum:
         rounded = [[to_float(x) for x in d] for d in directions]
         lost = any((x == 0.0) != (y == 0) for d, r in zip(directions, rounded, strict=True)
                    for x, y in zip(r, d, strict=True))
-        corners = self._vertices.tolist()
-        sat = [*(x for k in range(8) for x in corners[k % len(corners)]),
-               *(x for k in range(12) for x in rounded[k % len(rounded)]),
-               to_float(max(abs(x) for v in poly.vertices for x in v), 1)]
-        trust = all(np.isfinite(constants)) and all(np.isfinite(sat)) and not lost
+        corners = [self._vertices[k % len(self._vertices)].tolist() for k in range(8)]
+        padded = [rounded[k % len(rounded)] for k in range(12)]
+        reach = to_float(max(abs(x) for v in poly.vertices for x in v), 1)
+        sat = [*(x for c in corners for x in c), *(x for d in padded for x in d), reach]
+        aabb = [*(x for d in padded for x in d), *_intervals(padded, corners), reach]
+        trust = all(np.isfinite(constants)) and all(np.isfinite(sat)) and \
+            all(np.isfinite(aabb)) and not lost
         key = register(poly)
         weakref.finalize(self, unregister, key)
         #: the scalars the box queries' filters take (their docstrings): the normalised planes
@@ -157,9 +171,12 @@ class Frustum:
         #: are finite (else every box is decided exactly), and the key of the exact planes
         self._constants = _frozen([*(x if np.isfinite(x) else 0.0 for x in constants),
                                    1.0 if trust else 0.0, float(key)])
-        #: and for the separating axes of the axis-aligned boxes: 8 corners and 12 edge
-        #: directions (repeated where the frustum has fewer), the largest |corner coordinate|
+        #: and for the separating axes of the oriented boxes: 8 corners and 12 edge directions
+        #: (repeated where the frustum has fewer), the largest |corner coordinate|
         self._sat_constants = _frozen([x if np.isfinite(x) else 0.0 for x in sat])
+        #: of the axis-aligned boxes: the 12 directions, the corners' intervals on the 36 axes
+        #: ``e_k x d`` (:func:`_intervals`), the largest |corner coordinate|
+        self._aabb_constants = _frozen([x if np.isfinite(x) else 0.0 for x in aabb])
 
     # -- the value ------------------------------------------------------------------------------
     @property
@@ -215,6 +232,6 @@ class Frustum:
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if hasattr(self, "_sat_constants"):
+        if hasattr(self, "_aabb_constants"):
             raise AttributeError("Frustum is immutable")
         object.__setattr__(self, name, value)
