@@ -26,8 +26,9 @@ __all__ = ["candidates"]
 
 #: Relative bound on the error of a plane's ``s`` (above): over 5u; 8x that.
 PLANE_REL = 2.0**-48
-#: Absolute slack for rounded subnormal normal components and products that underflow.
-PLANE_ABS = 2.0**-1070
+#: Absolute slack for rounded subnormal normal components and products that underflow; a
+#: normal number (a subnormal constant slows the vectorised walk, as _tolerances.PLANE_ABSOLUTE).
+PLANE_ABS = 2.0**-1020
 
 
 def candidates(tree: Tree, bounds: np.ndarray, normals: np.ndarray, offsets: np.ndarray

@@ -22,9 +22,11 @@ UNIT_ROUNDOFF = {np.float64: 2.0**-53, np.float32: 2.0**-24}
 #: ``3.0000001 u |t|`` of the exact one (u = 2**-53), plus 2**-1075 where the product underflows.
 #: max / min keep that bound, so ``exit - entry`` (also rounded) decides its sign for sure once
 #: ``|exit - entry| > SLAB_RELATIVE (|entry| + |exit|) + SLAB_ABSOLUTE``. 2**-50 is 8u: 2.6x the
-#: bound, so the rounding of the bound itself needs no care; the absolute part is 16x.
+#: bound, so the rounding of the bound itself needs no care. The absolute part is far above the
+#: underflow's 2**-1075 and a normal number: a subnormal constant in every bound slows a
+#: vectorised loop several times over on x86 (a microcode assist per use).
 SLAB_RELATIVE = 2.0**-50
-SLAB_ABSOLUTE = 2.0**-1070
+SLAB_ABSOLUTE = 2.0**-1020
 
 #: The slab filters trust ``1 / d`` only for ``RECIPROCAL_MIN <= |d| <= RECIPROCAL_MAX``: below,
 #: the reciprocal overflows; above, it is subnormal and loses relative precision.
@@ -103,8 +105,8 @@ RAY_DIVISION_BOUND = 32.0
 RAY_QUOTIENT_BOUND = 5.0
 
 #: Absolute slack for double-double sums whose small products may have underflowed (each
-#: TwoProduct error term that is not exact errs by at most 2**-1074).
-RAY_UNDERFLOW_SLACK = 2.0**-1060
+#: TwoProduct error term that is not exact errs by at most 2**-1074); normal, as SLAB_ABSOLUTE.
+RAY_UNDERFLOW_SLACK = 2.0**-1020
 
 #: Ray vs OBB with float32 outputs: a t within 2**-27 |t| of the exact value E is within
 #: 2**-27 / (1 - 2**-27) |E| < 1/8 float32 ulp of it (an ulp of E is at least 2**-24 |E|, or the
