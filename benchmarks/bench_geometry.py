@@ -214,6 +214,7 @@ def one_item_cases() -> list[tuple[str, Callable[[], object]]]:
     ray, box = np.array([origin, direction]), np.array([lo, hi])
     q_min, q_max, point = np.array([0.5, 0.2, -0.5]), np.array([1.5, 0.8, 0.5]), np.array(
         [1.5, 0.2, 0.3])
+    q_center = np.array([1.2, 0.5, 0.3])
     return [
         ("pyrr ray_intersect_aabb", lambda: ray_intersect_aabb(ray, box)),
         ("classify_segment_aabb", lambda: geometry.classify_segment_aabb(start, end, lo, hi)),
@@ -227,6 +228,10 @@ def one_item_cases() -> list[tuple[str, Callable[[], object]]]:
          lambda: geometry.triangle_overlaps_obb(v0, v1, v2, center, axes, half)),
         ("classify_aabb_aabb", lambda: geometry.classify_aabb_aabb(q_min, q_max, lo, hi)),
         ("distance_point_aabb", lambda: geometry.distance_point_aabb(point, lo, hi)),
+        ("classify_obb_obb",
+         lambda: geometry.classify_obb_obb(q_center, axes, half, center, axes, half)),
+        ("classify_sphere_aabb", lambda: geometry.classify_sphere_aabb(point, 0.6, lo, hi)),
+        ("distance_point_obb", lambda: geometry.distance_point_obb(point, center, axes, half)),
     ]
 
 

@@ -34,7 +34,8 @@ __all__ = ["QUERIES", "describe", "exact_answer", "label", "library_call", "sett
 
 QUERIES = ("box", "sphere", "distance")
 #: the (query, box kind) rows measured: those whose library function is in the library
-ROWS = {("box", "aabb"), ("distance", "aabb")}
+ROWS = {("box", "aabb"), ("box", "obb"), ("box", "obb-frame"), ("sphere", "aabb"),
+        ("distance", "aabb"), ("distance", "obb"), ("distance", "obb-frame")}
 QUERY_MIN, QUERY_MAX = (0.36, 0.38, 0.4), (0.62, 0.6, 0.64)
 QUERY_CENTER, QUERY_HALF = (0.5, 0.48, 0.52), (0.16, 0.12, 0.1)
 #: the query OBB's rows: a rotation by 0.7 rad about (1, 2, 2) / 3 (Rodrigues' formula)

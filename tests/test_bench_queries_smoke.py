@@ -95,14 +95,15 @@ def test_box_sphere_and_distance_rows_agree_with_their_ports(
     from benchmarks import solid_queries
 
     status = bench_queries.main(["--sizes", "300", "--repeat", "1", "--dtypes", "float64",
-                                 "--queries", ",".join(solid_queries.QUERIES), "--no-threads"])
+                                 "--queries", ",".join(solid_queries.QUERIES), "--no-threads",
+                                 "--boxes", "aabb,obb"])  # obb-frame: more compiling, no news
     out = capsys.readouterr().out
     disagreements = [line for line in out.splitlines() if line.startswith("LIBRARY")]
     assert status == 0 and not disagreements, (
         "expected the library to agree with the ports (or exact arithmetic):\n"
         + "\n".join(disagreements))
     labels = [bench_queries.Runner(q, k, "", lambda s: None).label
-              for q, k in sorted(solid_queries.ROWS)]
+              for q, k in sorted(solid_queries.ROWS) if k != "obb-frame"]
     rows = table_rows(out)
     for name in labels:
         for by in ("slablab, 1 thread", "textbook numba"):

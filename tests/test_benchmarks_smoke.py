@@ -45,7 +45,8 @@ def test_one_item_table_has_pyrr_and_the_queries(capsys: pytest.CaptureFixture[s
     out = capsys.readouterr().out
     names = ["pyrr ray_intersect_aabb", "classify_segment_aabb", "intersect_ray_aabb",
              "triangle_overlaps_aabb", "classify_segment_obb", "intersect_ray_obb",
-             "triangle_overlaps_obb", "classify_aabb_aabb", "distance_point_aabb"]
+             "triangle_overlaps_obb", "classify_aabb_aabb", "distance_point_aabb",
+             "classify_obb_obb", "classify_sphere_aabb", "distance_point_obb"]
     assert list(us) == names, f"expected a row per query after pyrr's, got {list(us)}"
     for name in names:
         row = next((line for line in out.splitlines() if line.startswith(f"| {name} |")), None)

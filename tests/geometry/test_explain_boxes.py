@@ -16,6 +16,9 @@ from geometry import (
     BoxRule,
     IntersectionType,
     classify_aabb_aabb,
+    classify_aabb_obb,
+    classify_obb_aabb,
+    classify_obb_obb,
     explain_aabb_aabb,
     explain_aabb_obb,
     explain_obb_aabb,
@@ -38,7 +41,8 @@ INCLUDE = IntersectionType.INCLUDE
 EXPLAIN = {("aabb", "aabb"): explain_aabb_aabb, ("aabb", "obb"): explain_aabb_obb,
            ("obb", "aabb"): explain_obb_aabb, ("obb", "obb"): explain_obb_obb}
 #: the library's functions that explain explains
-LIBRARY = {("aabb", "aabb"): classify_aabb_aabb}
+LIBRARY = {("aabb", "aabb"): classify_aabb_aabb, ("aabb", "obb"): classify_aabb_obb,
+           ("obb", "aabb"): classify_obb_aabb, ("obb", "obb"): classify_obb_obb}
 
 
 # --- the reference: boxes as their corners ------------------------------------------------
