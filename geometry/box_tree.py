@@ -13,6 +13,7 @@ t values are exactly theirs, bit for bit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -128,6 +129,14 @@ class BoxTree:
     NearestHits(box_index=array([0]), t_enter=array([1.]))
     """
 
+    # the per-box functions the answers come from (:meth:`from_obbs` trees: the OBB ones)
+    _ray: Callable[..., Any] = staticmethod(intersect_ray_aabb)
+    _segment: Callable[..., Any] = staticmethod(classify_segment_aabb)
+    _triangle: Callable[..., Any] = staticmethod(triangle_overlaps_aabb)
+    _box: Callable[..., Any] = staticmethod(classify_aabb_aabb)
+    _distance: Callable[..., Any] = staticmethod(distance_point_aabb)
+    _frustum: Callable[..., Any] = staticmethod(classify_aabb_frustum)
+
     def __init__(self, box_min: ArrayLike, box_max: ArrayLike) -> None:
         lo, hi = as_tree_boxes(box_min, box_max)
         self._dtype = np.dtype(compute_dtype(lo, hi))
@@ -135,6 +144,25 @@ class BoxTree:
         # the per-box functions get the candidates back in the boxes' dtype.
         self._tree = _compiled().build(work(lo), work(hi))
         self._n = len(lo)
+
+    @classmethod
+    def from_obbs(cls, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike) -> BoxTree:
+        """A tree over N oriented boxes (``OBB``'s sets); its queries answer by the OBB
+        functions (``intersect_ray_obb``, ``classify_segment_obb``, ``triangle_overlaps_obb``,
+        ``classify_aabb_obb``, ``classify_obb_obb`` for :meth:`self_pairs`,
+        ``distance_point_obb``, ``classify_obb_frustum``), exactly, as the AABB tree's answer by
+        the AABB ones. The nodes bound each box's ``OBB.aabb()``. :meth:`sphere_pairs` and
+        :meth:`refit` are AABB-only (a ``ValueError``).
+
+        Parameters
+        ----------
+        center : (N, 3), axes : (N, 3, 3), half_size : (N, 3) array_like
+            The boxes, each validated as ``OBB(center[i], axes[i], half_size[i])``; a negative
+            half size is an empty box.
+        """
+        from ._bvh_obb import OBBTree
+
+        return OBBTree(center, axes, half_size)
 
     def __len__(self) -> int:
         """The number of boxes given, empty ones included."""
@@ -224,7 +252,7 @@ class BoxTree:
         # the segment lies in its bounding box (min / max are exact): a box it meets overlaps it
         query, pos = self._candidates(box=(work(np.minimum(s, e)), work(np.maximum(s, e))),
                                       line=(o, d, np.zeros(m), np.ones(m)))
-        kind = np.asarray(classify_segment_aabb(s[query], e[query], *self._boxes(pos)))
+        kind = np.asarray(self._segment(s[query], e[query], *self._boxes(pos)))
         meets = kind != 0
         return SegmentPairs(*sorted_pairs(query[meets], self._tree.order[pos[meets]],
                                            kind[meets]))
@@ -244,7 +272,7 @@ class BoxTree:
         # the triangle's bounding box: min / max are exact, so the overlap test is too
         query, pos = self._candidates(box=(work(np.minimum(np.minimum(a, b), c)),
                                            work(np.maximum(np.maximum(a, b), c))))
-        overlaps = np.asarray(triangle_overlaps_aabb(a[query], b[query], c[query],
+        overlaps = np.asarray(self._triangle(a[query], b[query], c[query],
                                                      *self._boxes(pos)), dtype=bool)
         return TrianglePairs(*sorted_pairs(query[overlaps], self._tree.order[pos[overlaps]]))
 
@@ -269,8 +297,9 @@ class BoxTree:
         # the walk's overlap test is the class's NONE test (exact comparisons); the class call
         # tells INTERSECT from INCLUDE
         query, pos = _pair_walks().box_pairs(self._tree, work(lo), work(hi))
-        kind = np.asarray(classify_aabb_aabb(lo[query], hi[query], *self._boxes(pos)))
-        return BoxPairs(*sorted_pairs(query, self._tree.order[pos], kind))
+        kind = np.asarray(self._box(lo[query], hi[query], *self._boxes(pos)))
+        meets = kind != 0  # all of them for AABBs; an OBB lies in its leaf box only
+        return BoxPairs(*sorted_pairs(query[meets], self._tree.order[pos[meets]], kind[meets]))
 
     def self_pairs(self) -> SelfPairs:
         """Every two boxes of the tree that share a point: ``(i, j)``, ``i < j``.
@@ -338,9 +367,8 @@ class BoxTree:
         rows = p.reshape(-1, 3)
         out = compute_dtype(p, np.empty(0, self._dtype))
         walk = _distance_walks()
-        query, pos = walk.candidates(self._tree, work(rows), k, walk.OUT_REL[out],
-                                     walk.OUT_ABS[out], float(np.finfo(out).max))
-        distance = np.asarray(distance_point_aabb(rows[query], *self._boxes(pos)))
+        query, pos = self._nearest_candidates(work(rows), k, out)
+        distance = np.asarray(self._distance(rows[query], *self._boxes(pos)))
         index, nearest = walk.select(query, self._tree.order[pos],
                                      distance.astype(np.float64, copy=False), len(rows), k)
         nearest = nearest.astype(out, copy=False)
@@ -371,7 +399,7 @@ class BoxTree:
         normals = np.ascontiguousarray(frustum.normals if planes else np.zeros((0, 3)))
         offsets = np.ascontiguousarray(frustum.offsets if planes else np.zeros(0))
         pos = _frustum_walk().candidates(self._tree, bounds, normals, offsets)
-        kind = np.asarray(classify_aabb_frustum(*self._boxes(pos), frustum,
+        kind = np.asarray(self._frustum(*self._boxes(pos), frustum,
                                                 conservative=conservative), np.int8)
         box = self._tree.order[pos[kind != 0]]
         order = np.argsort(box)
@@ -422,6 +450,13 @@ class BoxTree:
         offsets, pos = bvh.candidates(self._tree, bvh.queries(**queries))
         return np.repeat(np.arange(len(offsets) - 1), np.diff(offsets)), pos
 
+    def _nearest_candidates(self, points: np.ndarray, k: int, out: type
+                            ) -> tuple[np.ndarray, np.ndarray]:
+        """``(point index, leaf position)`` pairs holding each point's ``k`` nearest boxes."""
+        walk = _distance_walks()
+        return walk.candidates(self._tree, points, k, walk.OUT_REL[out], walk.OUT_ABS[out],  # type: ignore[no-any-return]
+                               float(np.finfo(out).max))
+
     def _rays(self, origin: ArrayLike, direction: ArrayLike, t_min: ArrayLike,
               t_max: ArrayLike) -> Rays:
         o = as_finite_points("origin", origin)
@@ -443,7 +478,7 @@ class BoxTree:
                      work(o_b), work(d_b), work(lo_b), work(hi_b),
                      out_type)
 
-    def _boxes(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _boxes(self, pos: np.ndarray) -> tuple[np.ndarray, ...]:
         """The boxes at leaf positions ``pos``, in the boxes' dtype (float32 round-trips
         through the tree's float64 exactly)."""
         return (self._tree.leaf_min[pos].astype(self._dtype, copy=False),
@@ -455,6 +490,6 @@ class BoxTree:
         ``(hit, t_enter, t_exit)``."""
         t_lo = rays.t_min if np.ndim(rays.t_min) == 0 else rays.t_min_rows[ray]
         t_hi = rays.t_max if np.ndim(rays.t_max) == 0 else rays.t_max_rows[ray]
-        hit, t_enter, t_exit = intersect_ray_aabb(
+        hit, t_enter, t_exit = self._ray(
             rays.origin[ray], rays.direction[ray], *self._boxes(pos), t_lo, t_hi)
         return np.asarray(hit), np.asarray(t_enter), np.asarray(t_exit)
