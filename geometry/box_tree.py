@@ -13,6 +13,7 @@ t values are exactly theirs, bit for bit.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -76,8 +77,7 @@ def _compiled() -> ModuleType:
 
 
 def _distance_walks() -> ModuleType:
-    """The compiled walks by point-box distance (:mod:`._bvh_distance`), imported on first
-    use."""
+    """The compiled point-box distance walks (:mod:`._bvh_distance`), imported on first use."""
     from . import _bvh_distance
 
     return _bvh_distance
@@ -137,9 +137,20 @@ class BoxTree:
     _distance: Callable[..., Any] = staticmethod(distance_point_aabb)
     _frustum: Callable[..., Any] = staticmethod(classify_aabb_frustum)
 
+    def __new__(cls, *args: Any) -> BoxTree:
+        """Over dask arrays of boxes: a tree per chunk on the workers (:mod:`._bvh_dask`)."""
+        if cls is BoxTree and "dask" in sys.modules:
+            import dask.array as da
+
+            if any(isinstance(a, da.Array) for a in args):
+                from ._bvh_dask import DaskBoxTree
+
+                return super().__new__(DaskBoxTree)
+        return super().__new__(cls)
+
     def __init__(self, box_min: ArrayLike, box_max: ArrayLike) -> None:
         lo, hi = as_tree_boxes(box_min, box_max)
-        self._dtype = np.dtype(compute_dtype(lo, hi))
+        self._dtype: np.dtype = np.dtype(compute_dtype(lo, hi))
         # The tree holds float64 (exact for float32 boxes: one compiled version of the walk);
         # the per-box functions get the candidates back in the boxes' dtype.
         self._tree = _compiled().build(work(lo), work(hi))
@@ -147,12 +158,9 @@ class BoxTree:
 
     @classmethod
     def from_obbs(cls, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike) -> BoxTree:
-        """A tree over N oriented boxes (``OBB``'s sets); its queries answer by the OBB
-        functions (``intersect_ray_obb``, ``classify_segment_obb``, ``triangle_overlaps_obb``,
-        ``classify_aabb_obb``, ``classify_obb_obb`` for :meth:`self_pairs`,
-        ``distance_point_obb``, ``classify_obb_frustum``), exactly, as the AABB tree's answer by
-        the AABB ones. The nodes bound each box's ``OBB.aabb()``. :meth:`sphere_pairs` and
-        :meth:`refit` are AABB-only (a ``ValueError``).
+        """A tree over N oriented boxes whose queries answer exactly as the OBB functions
+        (``intersect_ray_obb`` ... ``classify_obb_frustum``; ``classify_obb_obb`` for
+        :meth:`self_pairs`); :meth:`sphere_pairs` and :meth:`refit` are a ``ValueError``.
 
         Parameters
         ----------
@@ -294,8 +302,7 @@ class BoxTree:
         lo = np.broadcast_to(lo, lead + (3,)).reshape(-1, 3)
         hi = np.broadcast_to(hi, lead + (3,)).reshape(-1, 3)
         check_box_bounds("min", lo, "max", hi)
-        # the walk's overlap test is the class's NONE test (exact comparisons); the class call
-        # tells INTERSECT from INCLUDE
+        # the walk's overlap test is exact for the leaf boxes; the class call tells the rest
         query, pos = _pair_walks().box_pairs(self._tree, work(lo), work(hi))
         kind = np.asarray(self._box(lo[query], hi[query], *self._boxes(pos)))
         meets = kind != 0  # all of them for AABBs; an OBB lies in its leaf box only
@@ -474,9 +481,7 @@ class BoxTree:
         # a scalar bound goes to the per-box function as the caller gave it (a Python float
         # and a float64 array differ in the output dtype they allow)
         return Rays(lead, o_b, d_b, t_min if lo.ndim == 0 else lo, t_max if hi.ndim == 0 else hi,
-                     lo_b, hi_b,
-                     work(o_b), work(d_b), work(lo_b), work(hi_b),
-                     out_type)
+                    lo_b, hi_b, work(o_b), work(d_b), work(lo_b), work(hi_b), out_type)
 
     def _boxes(self, pos: np.ndarray) -> tuple[np.ndarray, ...]:
         """The boxes at leaf positions ``pos``, in the boxes' dtype (float32 round-trips
