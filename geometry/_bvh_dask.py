@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from ._bvh_results import FrustumBoxes, NearestBoxes, NearestHits, sorted_pairs
+from ._bvh_results import FrustumBoxes, NearestBoxes, NearestHits, SelfPairs, sorted_pairs
 from .box_tree import BoxTree
 
 
@@ -23,11 +23,15 @@ def _ask(tree: BoxTree, name: str, args: tuple, kwargs: dict) -> Any:  # type: i
     return getattr(tree, name)(*args, **kwargs)
 
 
+def _build(chunk: tuple[np.ndarray, np.ndarray]) -> BoxTree:
+    """One chunk's tree, on its worker."""
+    return BoxTree(*chunk)
+
+
 class DaskBoxTree(BoxTree):
     """A :class:`BoxTree` over dask arrays of boxes: one tree per chunk, on the workers."""
 
     def __init__(self, box_min: Any, box_max: Any) -> None:
-        import dask
         import dask.array as da
         from dask.distributed import get_client, wait
 
@@ -38,14 +42,14 @@ class DaskBoxTree(BoxTree):
         lo = lo.rechunk({1: -1})
         hi = hi.rechunk(lo.chunks)
         self._client = get_client()
-        build = dask.delayed(BoxTree, pure=True)
-        trees = [build(a, b) for a, b in zip(lo.to_delayed().ravel(), hi.to_delayed().ravel(),
-                                              strict=True)]
-        self._trees = self._client.compute(trees)  # type: ignore[no-untyped-call]
+        chunks = list(zip(lo.to_delayed().ravel(), hi.to_delayed().ravel(), strict=True))
+        # the chunks' boxes stay on the workers too: the pairs across chunks query them
+        self._chunks = self._client.compute(chunks)  # type: ignore[no-untyped-call]
+        self._trees = [self._client.submit(_build, c, pure=False) for c in self._chunks]
         wait(self._trees)  # type: ignore[no-untyped-call]
         for future in self._trees:
             if future.status == "error":  # the build's ValueError, as the in-memory tree's
-                raise future.exception()
+                raise future.exception()  # type: ignore[no-untyped-call]
         self._offsets = np.cumsum((0,) + lo.chunks[0])
         self._n = int(lo.shape[0])
         self._dtype = np.dtype(np.float32 if lo.dtype == np.float32 and hi.dtype == np.float32
@@ -93,8 +97,22 @@ class DaskBoxTree(BoxTree):
         return FrustumBoxes(np.concatenate([g.box_index + o for o, g in answers]),
                             np.concatenate([g.kind for _, g in answers]))
 
-    def self_pairs(self) -> NoReturn:
-        raise ValueError("self_pairs needs the boxes in memory: BoxTree(numpy arrays)")
+    def self_pairs(self) -> SelfPairs:
+        """As :meth:`BoxTree.self_pairs`: each chunk's own pairs, and each chunk's boxes as
+        ``box_pairs`` queries against the trees of the chunks before it (the box test is
+        symmetric)."""
+        asks = [(i, i, self._client.submit(_ask, t, "self_pairs", (), {}, pure=False))
+                for i, t in enumerate(self._trees)]
+        asks += [(i, j, self._client.submit(_ask, self._trees[i], "box_pairs", self._chunks[j],
+                                            {}, pure=False))
+                 for j in range(len(self._trees)) for i in range(j)]
+        answers = self._client.gather([f for _, _, f in asks])  # type: ignore[no-untyped-call]
+        o = self._offsets
+        first = [a[0] + o[i] if i == j else a[1] + o[i]
+                 for (i, j, _), a in zip(asks, answers, strict=True)]
+        second = [a[1] + o[j] if i == j else a[0] + o[j]
+                  for (i, j, _), a in zip(asks, answers, strict=True)]
+        return SelfPairs(*sorted_pairs(np.concatenate(first), np.concatenate(second)))
 
     def refit(self, box_min: Any, box_max: Any) -> NoReturn:
         raise ValueError("refit needs the boxes in memory: build a tree on dask arrays afresh")

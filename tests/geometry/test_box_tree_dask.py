@@ -31,7 +31,7 @@ def test_dask_tree_answers_as_the_in_memory_tree(client):  # noqa: F811
              ("ray_pairs", (p, d)), ("segment_pairs", (p, p[::-1])),
              ("triangle_pairs", (p, p[::-1], p[0])), ("box_pairs", (p, p + 0.1)),
              ("sphere_pairs", (p, 0.1)), ("nearest_boxes", (p, 3)),
-             ("frustum", (FRUSTA["orthographic"],))]
+             ("frustum", (FRUSTA["orthographic"],)), ("self_pairs", ())]
     for name, args in calls:
         got, want = getattr(spread, name)(*args), getattr(tree, name)(*args)
         assert type(got) is type(want), f"{name}: expected a {type(want).__name__}"
