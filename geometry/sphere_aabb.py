@@ -49,7 +49,7 @@ def _filter(sx: float, sy: float, sz: float, r: float, lx: float, ly: float, lz:
     gap = squares - rr
     band = SPHERE_RELATIVE * (squares + rr) + SPHERE_ABSOLUTE
     miss = gap > band
-    hit = (gap < -band) | (squares == 0.0)
+    hit = (gap < -band) | ((e0 == 0.0) & (e1 == 0.0) & (e2 == 0.0))
     inside = (gl0 > SPHERE_RELATIVE * (abs(sx - lx) + r)) \
         & (gl1 > SPHERE_RELATIVE * (abs(sy - ly) + r)) \
         & (gl2 > SPHERE_RELATIVE * (abs(sz - lz) + r)) \

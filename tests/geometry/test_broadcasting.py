@@ -83,6 +83,16 @@ def test_triangle_aabb_mixes(shared, args):
     assert got.tolist() == expected, f"shared={shared}: expected {expected}, got {got}"
 
 
+def _few_mixes(arrays, axes_at):
+    """The mixes that make loops of their own in the engine (a shared leading run, a shared frame
+    of axes), cut to a leading run of at most one: the compiled loops' code for longer runs is the
+    same code generator's, which the segment's full set of mixes covers."""
+    for shared, args in _mixes(arrays):
+        run = next((k for k, s in enumerate(shared) if not s), len(shared))
+        if run <= 1 and not any(s for k, s in enumerate(shared) if k > run and k != axes_at):
+            yield shared, args
+
+
 def test_obb_mixes_with_per_item_axes():
     axes = np.stack(
         [np.eye(3)[list(p)] for p in itertools.islice(itertools.permutations(range(3)), N - 1)]
@@ -96,13 +106,13 @@ def test_obb_mixes_with_per_item_axes():
         assert classify_segment_obb(*args).tolist() == [int(x) for x in expected], (
             f"shared={shared}"
         )
-    for shared, args in _mixes([POINTS["a"], DIRECTION, center, axes, half]):
+    for shared, args in _few_mixes([POINTS["a"], DIRECTION, center, axes, half], 3):
         full = [POINTS["a"], DIRECTION, center, axes, half]
         expected = _one_by_one(intersect_ray_obb, full, shared)
         assert intersect_ray_obb(*args).hit.tolist() == [e.hit for e in expected], (
             f"shared={shared}"
         )
-    for shared, args in _mixes([POINTS["a"], POINTS["b"], POINTS["c"], center, axes, half]):
+    for shared, args in _few_mixes([POINTS["a"], POINTS["b"], POINTS["c"], center, axes, half], 4):
         full = [POINTS["a"], POINTS["b"], POINTS["c"], center, axes, half]
         expected = _one_by_one(triangle_overlaps_obb, full, shared)
         assert triangle_overlaps_obb(*args).tolist() == expected, f"triangle, shared={shared}"

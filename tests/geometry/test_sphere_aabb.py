@@ -96,6 +96,12 @@ EDGES = {
     "1e300 apart, rounded short": ([1e300, 0, 0], 1e300 - 1e284, [-1e284] * 3, [1e284] * 3,
                                    NONE),
     "ulp beyond 5": ([4, -4, 0.5], _UP, [0, 0, 0], [1, 1, 1], INTERSECT),
+    # the squared excess underflows to 0: the centre is still outside
+    "radius 0, 1e-200 outside": ([-1e-200, 0.5, 0.5], 0, [0, 0, 0], [1, 1, 1], NONE),
+    "radius 0, a subnormal outside": ([-TINY, 0.5, 0.5], 0, [0, 0, 0], [1, 1, 1], NONE),
+    "radius 1e-300, 1e-200 outside": ([-1e-200, 0.5, 0.5], 1e-300, [0, 0, 0], [1, 1, 1], NONE),
+    "radius 1e-200, 1e-200 outside": ([-1e-200, 0.5, 0.5], 1e-200, [0, 0, 0], [1, 1, 1],
+                                      INTERSECT),
 }
 
 
