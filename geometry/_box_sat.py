@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from ._exact import scaled
 from ._floats import axes_orthonormal, axes_residuals, jitable
+from ._frame import rotate
 from ._tolerances import (
     BOX_SAT_DEFECT,
     BOX_SAT_ROUNDING,
@@ -33,8 +34,8 @@ from ._tolerances import (
     FILTER_UNIT,
 )
 
-__all__ = ["aabb_ints", "axes_defect", "box_bound", "box_class", "box_margins",
-           "classify_boxes_exact", "obb_ints", "zero_pairs"]
+__all__ = ["aabb_ints", "aabb_obb_class", "aabb_obb_exact", "axes_defect", "box_bound",
+           "box_class", "box_margins", "classify_boxes_exact", "obb_ints", "zero_pairs"]
 
 _INF = float("inf")
 
@@ -175,6 +176,41 @@ def box_class(separation: float, inside: float, can_include: bool, bound: float,
     return code, bad | ((not empty) & (not sure))
 
 
+@jitable
+def aabb_obb_class(lx: float, ly: float, lz: float, ux: float, uy: float, uz: float, cx: float,
+                   cy: float, cz: float, a00: float, a01: float, a02: float, a10: float,
+                   a11: float, a12: float, a20: float, a21: float, a22: float, h0: float,
+                   h1: float, h2: float, aabb_query: bool) -> tuple[int, bool]:
+    """``(code, doubt)`` of the AABB ``[l, u]`` and the OBB (``c, a, h``), the query being the
+    AABB where ``aabb_query`` (a constant in each caller, so compiled it folds) and the OBB
+    otherwise. In the OBB's frame about its centre the OBB is ``[-h, h]`` and the AABB the
+    parallelepiped with centre ``a @ ((l + u) / 2 - c)``, half sizes ``(u - l) / 2`` and edges
+    the columns of ``a`` exactly, so an edge x edge axis computed as zero is zero (skipped). A
+    value that is not valid (NaN, an infinity but an empty AABB's) or rows that are not
+    orthonormal are doubt."""
+    valid = (lx > -_INF) & (ly > -_INF) & (lz > -_INF) & (ux < _INF) & (uy < _INF) \
+        & (uz < _INF)
+    total = cx + cy + cz + h0 + h1 + h2
+    ok, defect = axes_defect(a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    bad = (not valid) | (not total - total == 0.0) | (not ok)
+    empty = not ((lx <= ux) & (ly <= uy) & (lz <= uz) & (h0 >= 0.0) & (h1 >= 0.0)
+                 & (h2 >= 0.0))
+    l0, l1, l2, u0, u1, u2 = lx - cx, ly - cy, lz - cz, ux - cx, uy - cy, uz - cz
+    reach = abs(l0) + abs(l1) + abs(l2) + abs(u0) + abs(u1) + abs(u2)
+    q0, q1, q2 = (ux - lx) * 0.5, (uy - ly) * 0.5, (uz - lz) * 0.5
+    t0, t1, t2, _ = rotate((l0 + u0) * 0.5, (l1 + u1) * 0.5, (l2 + u2) * 0.5, a00, a01, a02,
+                           a10, a11, a12, a20, a21, a22)
+    separation, obb_inside, aabb_inside = box_margins(
+        t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11, a12, a20, a21, a22, True,
+        0, 0, 0, 0, 0, 0)
+    bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2, defect)
+    # INCLUDE needs an interior in the box that is not the query
+    solid = ((h0 > 0.0) & (h1 > 0.0) & (h2 > 0.0)) if aabb_query else \
+        ((lx < ux) & (ly < uy) & (lz < uz))
+    return box_class(separation, aabb_inside if aabb_query else obb_inside, solid, bound, empty,
+                     bad, far)
+
+
 # --- the exact pass ----------------------------------------------------------------------------
 #: A box for the exact pass: ``(center, rows, half)``, integers; the centres and half sizes of
 #: both boxes of a pair on one scale, each box's half sizes times its rows' own scale.
@@ -249,3 +285,14 @@ def classify_boxes_exact(query: IntBox, box: IntBox) -> int:
     if all(box_side[m] + reach[m] < g[m] * alpha for m in range(3)):
         return 2
     return 1
+
+
+def aabb_obb_exact(lx: float, ly: float, lz: float, ux: float, uy: float, uz: float, cx: float,
+                   cy: float, cz: float, axes: Sequence[float], h0: float, h1: float, h2: float,
+                   aabb_query: bool) -> int:
+    """:func:`aabb_obb_class`'s answer exactly (the empty-box infinities allowed)."""
+    if lx > ux or ly > uy or lz > uz or min(h0, h1, h2) < 0.0:
+        return 0
+    _, coords = scaled(lx, ly, lz, ux, uy, uz, cx, cy, cz, h0, h1, h2)
+    aabb, obb = aabb_ints(coords, 0), obb_ints(axes, coords, 6)
+    return classify_boxes_exact(aabb, obb) if aabb_query else classify_boxes_exact(obb, aabb)
