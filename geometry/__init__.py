@@ -64,6 +64,7 @@ from .results import IntersectionType, RayHit
 from .segment_aabb import classify_segment_aabb
 from .segment_obb import classify_segment_obb
 from .sphere_aabb import classify_sphere_aabb
+from .sphere_obb import classify_sphere_obb
 from .triangle_aabb import triangle_overlaps_aabb
 from .triangle_obb import triangle_overlaps_obb
 
@@ -97,6 +98,7 @@ __all__ = [
     "classify_segment_aabb",
     "classify_segment_obb",
     "classify_sphere_aabb",
+    "classify_sphere_obb",
     "distance_point_aabb",
     "distance_point_obb",
     "explain_aabb_aabb",

@@ -246,3 +246,11 @@ SPHERE_SCALE_MAX = 2.0**500
 #: box's); the difference of the two rounds once more: 6.1 u |a|_1 (M + V) in all.
 #: B = CROSS_BOUND * u * |a|_1 * (M + V) + PLANE_ABSOLUTE.
 CROSS_BOUND = 16.0
+
+#: Sphere vs OBB, in the box's frame with float coordinates U_i (within OBB_FRAME_BOUND u |s - c|_1
+#: of the exact ones, plus 2**-1070 for underflow): the squared excess |w|**2 - w^T R w with R
+#: from ``axes_residuals`` (each entry within 5.01 u) errs by at most 19.1 u (|w|**2 + r**2)
+#: beyond the metric's second order (OBB_DISTANCE_METRIC) and the frame's error, each counted on
+#: its own; INCLUDE's margins (h_i - |U_i|) - r |a_i|, |a_i| = sqrt(1 + R_ii) within 4.6 u, by
+#: 2 u (h_i + |U_i|) + 6.8 u r beyond the frame's error. 2**-48 is 32 u, more than both.
+SPHERE_OBB_RELATIVE = 2.0**-48
