@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ._bvh_results import FrustumBoxes, NearestBoxes, NearestHits, SelfPairs, sorted_pairs
-from .box_tree import BoxTree
+from ._bvh_tree import VARIANTS, BoxTree
 
 
 def _ask(tree: BoxTree, name: str, args: tuple, kwargs: dict) -> Any:  # type: ignore[type-arg]
@@ -136,3 +136,5 @@ def _pairs(name: str) -> Callable[..., Any]:
 
 for _name in ("ray_pairs", "segment_pairs", "triangle_pairs", "box_pairs", "sphere_pairs"):
     setattr(DaskBoxTree, _name, _pairs(_name))
+
+VARIANTS["dask"] = DaskBoxTree

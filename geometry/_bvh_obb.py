@@ -18,9 +18,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._bvh_results import SelfPairs, work
+from ._bvh_tree import OUT_ABS, OUT_REL, VARIANTS, BoxTree, distance_walks
 from ._validate import compute_dtype
 from .aabb_obb import classify_aabb_obb
-from .box_tree import OUT_ABS, OUT_REL, BoxTree, _distance_walks
 from .obb import OBB
 from .obb_frustum import classify_obb_frustum
 from .obb_obb import classify_obb_obb
@@ -104,4 +104,7 @@ class OBBTree(BoxTree):
         bound[has_k] = distance_s[start[has_k] + k - 1]
         # inf where fewer than k boxes are non-empty: then every box is within reach
         radius = np.minimum(bound * (1.0 + OUT_REL[out]) + OUT_ABS[out], np.finfo(np.float64).max)
-        return _distance_walks().within(self._tree, points, work(radius))  # type: ignore[no-any-return]
+        return distance_walks().within(self._tree, points, work(radius))  # type: ignore[no-any-return]
+
+
+VARIANTS["obb"] = OBBTree
