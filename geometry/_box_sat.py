@@ -69,14 +69,25 @@ def zero_pairs(a00: float, a01: float, a02: float, a10: float, a11: float, a12: 
 
 @jitable
 def _edge(x: float, y: float, tx: float, ty: float, hy: float, hx: float, gy: float, gx: float,
-          zx: float, zy: float, exact_edges: bool, pairs: int) -> float:
-    """The margin of the axis ``e_i x M_l`` (``x = M[i+1, l]``, ``y = M[i+2, l]``, ``tx =
-    t[i+2]``, ``ty = t[i+1]``; ``hy, hx`` the frame box's half sizes on axes i+1, i+2; ``zx =
-    R[i, l+2]``, ``zy = R[i, l+1]`` with ``gy, gx`` the other box's on l+1, l+2): positive iff
-    it separates. An axis that is zero exactly is skipped (-inf): where ``exact_edges`` (``x, y``
-    are the exact entries) and both are zero, or where ``pairs`` (see :func:`box_margins`)."""
+          zx: float, zy: float, exact_edges: bool, pairs: int, sep: float) -> float:
+    """The larger of ``sep`` and the margin of the axis ``e_i x M_l`` (``x = M[i+1, l]``, ``y =
+    M[i+2, l]``, ``tx = t[i+2]``, ``ty = t[i+1]``; ``hy, hx`` the frame box's half sizes on axes
+    i+1, i+2; ``zx = R[i, l+2]``, ``zy = R[i, l+1]`` with ``gy, gx`` the other box's on l+1,
+    l+2), that margin positive iff it separates. An axis that is zero exactly is skipped (-inf):
+    where ``exact_edges`` (``x, y`` are the exact entries) and both are zero, or where ``pairs``
+    (see :func:`box_margins`)."""
     m = abs(x * tx - y * ty) - (hy * abs(y) + hx * abs(x) + gy * abs(zx) + gx * abs(zy))
-    return -_INF if (exact_edges & (x == 0.0) & (y == 0.0)) | (pairs != 0) else m
+    m = -_INF if (exact_edges & (x == 0.0) & (y == 0.0)) | (pairs != 0) else m
+    return m if m > sep else sep
+
+
+@jitable
+def _face(c: float, s: float, half: float, sep: float, inside: float) -> tuple[float, float]:
+    """``sep`` and ``inside`` raised to one face's margins: the separation ``c - half - s`` and
+    the inside margin ``c + s - half`` (``c`` the centres' distance along the face's normal,
+    ``half`` the box's own half size there, ``s`` the other's radius)."""
+    m, n = c - half - s, c + s - half
+    return (m if m > sep else sep), (n if n > inside else inside)
 
 
 @jitable
@@ -109,41 +120,26 @@ def box_margins(t0: float, t1: float, t2: float, p0: float, p1: float, p2: float
     # P's faces e_i: Q's radius there is sum_l q_l |R[i, l]|
     c, s = abs(t0), q0 * a00 + q1 * a01 + q2 * a02
     sep, q_in = c - p0 - s, c + s - p0
-    c, s = abs(t1), q0 * a10 + q1 * a11 + q2 * a12
-    m, n = c - p1 - s, c + s - p1
-    sep, q_in = (m if m > sep else sep), (n if n > q_in else q_in)
-    c, s = abs(t2), q0 * a20 + q1 * a21 + q2 * a22
-    m, n = c - p2 - s, c + s - p2
-    sep, q_in = (m if m > sep else sep), (n if n > q_in else q_in)
+    sep, q_in = _face(abs(t1), q0 * a10 + q1 * a11 + q2 * a12, p1, sep, q_in)
+    sep, q_in = _face(abs(t2), q0 * a20 + q1 * a21 + q2 * a22, p2, sep, q_in)
     # Q's faces N_l (column l of R): P's radius there is sum_i p_i |R[i, l]|
     c, s = abs(r00 * t0 + r10 * t1 + r20 * t2), p0 * a00 + p1 * a10 + p2 * a20
     m, p_in = c - q0 - s, c + s - q0
     sep = m if m > sep else sep
-    c, s = abs(r01 * t0 + r11 * t1 + r21 * t2), p0 * a01 + p1 * a11 + p2 * a21
-    m, n = c - q1 - s, c + s - q1
-    sep, p_in = (m if m > sep else sep), (n if n > p_in else p_in)
-    c, s = abs(r02 * t0 + r12 * t1 + r22 * t2), p0 * a02 + p1 * a12 + p2 * a22
-    m, n = c - q2 - s, c + s - q2
-    sep, p_in = (m if m > sep else sep), (n if n > p_in else p_in)
+    sep, p_in = _face(abs(r01 * t0 + r11 * t1 + r21 * t2), p0 * a01 + p1 * a11 + p2 * a21, q1,
+                      sep, p_in)
+    sep, p_in = _face(abs(r02 * t0 + r12 * t1 + r22 * t2), p0 * a02 + p1 * a12 + p2 * a22, q2,
+                      sep, p_in)
     # the edge x edge axes e_i x M_l
-    m = _edge(r10, r20, t2, t1, p1, p2, q1, q2, r02, r01, exact_edges, pa0 & pb0)
-    sep = m if m > sep else sep
-    m = _edge(r11, r21, t2, t1, p1, p2, q2, q0, r00, r02, exact_edges, pa0 & pb1)
-    sep = m if m > sep else sep
-    m = _edge(r12, r22, t2, t1, p1, p2, q0, q1, r01, r00, exact_edges, pa0 & pb2)
-    sep = m if m > sep else sep
-    m = _edge(r20, r00, t0, t2, p2, p0, q1, q2, r12, r11, exact_edges, pa1 & pb0)
-    sep = m if m > sep else sep
-    m = _edge(r21, r01, t0, t2, p2, p0, q2, q0, r10, r12, exact_edges, pa1 & pb1)
-    sep = m if m > sep else sep
-    m = _edge(r22, r02, t0, t2, p2, p0, q0, q1, r11, r10, exact_edges, pa1 & pb2)
-    sep = m if m > sep else sep
-    m = _edge(r00, r10, t1, t0, p0, p1, q1, q2, r22, r21, exact_edges, pa2 & pb0)
-    sep = m if m > sep else sep
-    m = _edge(r01, r11, t1, t0, p0, p1, q2, q0, r20, r22, exact_edges, pa2 & pb1)
-    sep = m if m > sep else sep
-    m = _edge(r02, r12, t1, t0, p0, p1, q0, q1, r21, r20, exact_edges, pa2 & pb2)
-    sep = m if m > sep else sep
+    sep = _edge(r10, r20, t2, t1, p1, p2, q1, q2, r02, r01, exact_edges, pa0 & pb0, sep)
+    sep = _edge(r11, r21, t2, t1, p1, p2, q2, q0, r00, r02, exact_edges, pa0 & pb1, sep)
+    sep = _edge(r12, r22, t2, t1, p1, p2, q0, q1, r01, r00, exact_edges, pa0 & pb2, sep)
+    sep = _edge(r20, r00, t0, t2, p2, p0, q1, q2, r12, r11, exact_edges, pa1 & pb0, sep)
+    sep = _edge(r21, r01, t0, t2, p2, p0, q2, q0, r10, r12, exact_edges, pa1 & pb1, sep)
+    sep = _edge(r22, r02, t0, t2, p2, p0, q0, q1, r11, r10, exact_edges, pa1 & pb2, sep)
+    sep = _edge(r00, r10, t1, t0, p0, p1, q1, q2, r22, r21, exact_edges, pa2 & pb0, sep)
+    sep = _edge(r01, r11, t1, t0, p0, p1, q2, q0, r20, r22, exact_edges, pa2 & pb1, sep)
+    sep = _edge(r02, r12, t1, t0, p0, p1, q0, q1, r21, r20, exact_edges, pa2 & pb2, sep)
     return sep, p_in, q_in
 
 
