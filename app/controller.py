@@ -139,7 +139,9 @@ class Controller:
     # ------------------------------------------------------------------ mouse
     def handle_at(self, x: float, y: float) -> str | None:
         """The segment part a left press at pixel (x, y) grabs: "start" or "end" (a handle),
-        "both" (the body) or None."""
+        "both" (the body) or None (always in a frustum culling scene, which shows no segment)."""
+        if self.state.frustum_camera is not None:
+            return None
         pts = self.camera.project(np.stack([self.state.start, self.state.end]), self.size())
         p = np.array([x, y], dtype=np.float64)
         if not np.isfinite(pts[:, :2]).all():
@@ -304,6 +306,9 @@ class Controller:
             self.show_scene(scene)
 
     def action_explain(self, name: str, shift: bool) -> None:
+        if self.state.frustum_camera is not None:  # the lesson explains the segment's classes
+            self.say("explain mode shows the segment's classes: not in a frustum scene")
+            return
         self.state.set_explain(not self.state.explain)
 
     def action_frustum(self, name: str, shift: bool) -> None:

@@ -60,6 +60,10 @@ def test_frustum_scene_keys_hud_and_validator():
     assert f"{state.false_positives()} orange" in hud, f"expected the count in the HUD: {hud}"
     ctl = Controller(state, OrbitCamera(scene.camera), lambda: (320, 180))
     spec = scene.frustum_camera
+    ctl.key("X")
+    assert not state.explain, "expected no segment lesson in a frustum scene"
+    start = ctl.camera.project(state.start[None], (320, 180))[0]
+    assert ctl.handle_at(*start[:2]) is None, "expected no segment handle to grab"
     ctl.key("O")
     turned = replace(spec, yaw=spec.yaw + FRUSTUM_ORBIT_DEG)
     expected = frustum.cull(state.boxes, geometry.Frustum.from_matrix(
