@@ -64,6 +64,8 @@ BINDINGS: tuple[Binding, ...] = (
     Binding("X", "explain mode (why the selected box has its colour)", "explain", keys=("X",)),
     Binding(". , Backspace G", "explain lesson: next / previous step, live view, triangle",
             "lesson", keys=("PERIOD", "COMMA", "BACKSPACE", "G")),
+    Binding("O / V", "frustum scene: orbit its camera (Shift: back) / look through it (Home: back)",
+            "frustum", keys=("O", "V")),
     Binding("N", "show / hide the NONE (green) boxes", "toggle_none", keys=("N",)),
     Binding("T", "highlight boxes overlapping a triangle", "triangles", keys=("T",)),
     Binding("F12 / P", "save a screenshot PNG (never overwrites; path printed)", "screenshot",

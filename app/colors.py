@@ -18,9 +18,15 @@ CLASS_COLORS: dict[int, tuple[str, tuple[float, float, float]]] = {
 #: (3, 3) float32 lookup table: ``CLASS_RGB[classes]`` gives per-box colours
 CLASS_RGB = np.array([CLASS_COLORS[k][1] for k in sorted(CLASS_COLORS)], dtype=np.float32)
 CLASS_NAMES = [CLASS_COLORS[k][0] for k in sorted(CLASS_COLORS)]
+#: frustum culling: a box outside the frustum (NONE) that the plane-only test keeps (its false
+#: positive), drawn as class 3
+FALSE_POSITIVE = ("orange", (1.0, 0.55, 0.0))
+#: (4, 3) float32: what the box shader draws per drawn class (the classes, then FALSE_POSITIVE)
+DRAWN_RGB = np.vstack([CLASS_RGB, np.array([FALSE_POSITIVE[1]], dtype=np.float32)])
 
 BACKGROUND = (0.09, 0.10, 0.12)
 SEGMENT = (1.0, 0.85, 0.25)
+FRUSTUM = (0.85, 0.85, 0.9)  # the frustum culling scene's frustum edges
 HANDLE_START = (1.0, 1.0, 1.0)
 HANDLE_END = (1.0, 0.55, 0.1)
 RAY_HIT = (0.95, 0.95, 0.95)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,7 @@ HANDLE_RADIUS_PX = 14.0  # how close (pixels) a click must be to grab a handle
 BODY_RADIUS_PX = 8.0  # ... or the segment's body
 CLICK_SLOP_PX = 4.0  # a press+release that moved less than this is a click
 FINE = 0.1  # Shift: keyboard steps are this fraction of the normal step
+FRUSTUM_ORBIT_DEG = 15.0  # O turns the frustum camera this far about its target
 #: zoom keeps the camera between these fractions of the scene's size from its target
 MIN_ZOOM, MAX_ZOOM = 0.02, 6.0
 
@@ -137,7 +139,9 @@ class Controller:
     # ------------------------------------------------------------------ mouse
     def handle_at(self, x: float, y: float) -> str | None:
         """The segment part a left press at pixel (x, y) grabs: "start" or "end" (a handle),
-        "both" (the body) or None."""
+        "both" (the body) or None (always in a frustum culling scene, which shows no segment)."""
+        if self.state.frustum_camera is not None:
+            return None
         pts = self.camera.project(np.stack([self.state.start, self.state.end]), self.size())
         p = np.array([x, y], dtype=np.float64)
         if not np.isfinite(pts[:, :2]).all():
@@ -302,7 +306,24 @@ class Controller:
             self.show_scene(scene)
 
     def action_explain(self, name: str, shift: bool) -> None:
+        if self.state.frustum_camera is not None:  # the lesson explains the segment's classes
+            self.say("explain mode shows the segment's classes: not in a frustum scene")
+            return
         self.state.set_explain(not self.state.explain)
+
+    def action_frustum(self, name: str, shift: bool) -> None:
+        """O orbits the frustum camera about its target (Shift: the other way), V puts the
+        view camera where it is (Home takes it back)."""
+        spec = self.state.frustum_camera
+        if spec is None:
+            self.say("no frustum in this scene (try --scene frustum)")
+        elif name == "O":
+            turn = -FRUSTUM_ORBIT_DEG if shift else FRUSTUM_ORBIT_DEG
+            self.state.set_frustum_camera(replace(spec, yaw=spec.yaw + turn))
+        else:
+            self.camera.reset(spec)
+            self.camera.spec = self.state.scene.camera  # Home goes back to the view
+            self.say("looking through the frustum camera (Home: back)")
 
     def action_toggle_none(self, name: str, shift: bool) -> None:
         st = self.state

@@ -51,6 +51,12 @@ def frustum_corners(matrix: np.ndarray) -> np.ndarray:
     return world[:, :3] / world[:, 3:]
 
 
+#: the 12 edges of a frustum as pairs of :func:`frustum_corners` indices: near face, far face,
+#: and the four from near to far
+FRUSTUM_EDGES = np.array([(0, 1), (1, 2), (2, 3), (3, 0), (4, 5), (5, 6), (6, 7), (7, 4),
+                          (0, 4), (1, 5), (2, 6), (3, 7)])
+
+
 @dataclass
 class Culling:
     """Every box against the frustum: ``classes`` (N,) int8 (exact), ``false_positive`` (N,)

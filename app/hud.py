@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from app.bindings import BINDINGS
-from app.colors import CLASS_COLORS, CLASS_NAMES
+from app.colors import CLASS_COLORS, CLASS_NAMES, FALSE_POSITIVE
 from app.state import DemoState
 
 WHITE = (0.93, 0.93, 0.93, 1.0)
@@ -43,8 +43,12 @@ def hud_lines(state: DemoState, frame_ms: float, message: str = "") -> list[list
          (f"{b} {CLASS_NAMES[1]}", _rgba(CLASS_COLORS[1][1])), ("  ", WHITE),
          (f"{r} {CLASS_NAMES[2]}", _rgba(CLASS_COLORS[2][1])),
          (f"   of {len(state.boxes)} boxes", DIM)],
-        [(f"segment {_v(state.start)} -> {_v(state.end)}", WHITE)],
     ]
+    if state.frustum_camera is None:
+        lines.append([(f"segment {_v(state.start)} -> {_v(state.end)}", WHITE)])
+    else:
+        lines.append([(f"{state.false_positives()} {FALSE_POSITIVE[0]}", _rgba(FALSE_POSITIVE[1])),
+                      (": outside the frustum, kept by its plane-only test", DIM)])
     if state.selected is not None and state.selected < len(state.boxes):
         i = state.selected
         bx = state.boxes

@@ -8,12 +8,15 @@ A scene file is::
      "boxes":     [{"min": [..], "max": [..]}
                    or {"center": [..], "half_size": [..], "rotation": [rx, ry, rz]}],
      "rays":      [{"origin": [..], "direction": [..]}],
-     "triangles": [{"vertices": [[..], [..], [..]]}]}
+     "triangles": [{"vertices": [[..], [..], [..]]}],
+     "frustum_camera": {like "camera"}}
 
 Coordinates are finite numbers that OpenGL's float32 can draw (:data:`DRAWABLE_MAX`; the
 ``geometry`` library itself takes any float64). Every key but ``boxes`` is optional; a scene
 without ``segment`` gets :data:`DEFAULT_SEGMENT` ((-3, 0.5, 0) -> (3, 0.5, 0)), one without
-``camera`` the defaults of :class:`CameraSpec`. ``rotation`` is in degrees, applied about X,
+``camera`` the defaults of :class:`CameraSpec`. A scene with ``frustum_camera`` is a frustum
+culling scene: its boxes are classified against that camera's frustum (:mod:`app.frustum`), not
+against the segment. ``rotation`` is in degrees, applied about X,
 then Y, then Z (fixed world axes). Every problem is reported as one :class:`SceneError` line
 ``FILE: FIELD.PATH: what was expected, what came`` (e.g. ``blog.json: boxes[3].max: expected 3
 numbers, got 2``) — the CLI prints it and exits 2.
@@ -169,11 +172,12 @@ class Scene:
     ray_origins: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     ray_directions: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     triangles: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))  # (T, vertex, xyz)
+    frustum_camera: CameraSpec | None = None  # frustum culling: the boxes are classified by it
 
 
 # ---------------------------------------------------------------- validation
 
-_TOP_KEYS = ("camera", "segment", "boxes", "rays", "triangles")
+_TOP_KEYS = ("camera", "segment", "boxes", "rays", "triangles", "frustum_camera")
 _CAMERA_KEYS = ("target", "distance", "yaw", "pitch", "fov")
 
 
@@ -236,26 +240,33 @@ class _Checker:
         return value
 
 
+def _camera(ck: _Checker, value: Any, path: str) -> CameraSpec:
+    """A camera object (``camera`` or ``frustum_camera``): the defaults of :class:`CameraSpec`
+    for the keys it leaves out."""
+    camera = CameraSpec()
+    cam = ck.obj(value, path, _CAMERA_KEYS)
+    if "target" in cam:
+        camera.target = tuple(ck.vec3(cam["target"], f"{path}.target"))
+    if "distance" in cam:
+        camera.distance = ck.number(cam["distance"], f"{path}.distance", 0.01, 1e6)
+    if "yaw" in cam:
+        camera.yaw = ck.number(cam["yaw"], f"{path}.yaw")
+    if "pitch" in cam:
+        camera.pitch = ck.number(cam["pitch"], f"{path}.pitch", -85.0, 85.0)
+    if "fov" in cam:
+        camera.fov = ck.number(cam["fov"], f"{path}.fov", 5.0, 150.0)
+    return camera
+
+
 def parse_scene(data: Any, source: str = "<scene>", name: str = "scene") -> Scene:
     """Validate decoded JSON and build a :class:`Scene`; raises :class:`SceneError`."""
     ck = _Checker(source)
     top = ck.obj(data, "", _TOP_KEYS, required=("boxes",))
 
-    camera = CameraSpec()
-    if "camera" in top:
-        cam = ck.obj(top["camera"], "camera", _CAMERA_KEYS)
-        if "target" in cam:
-            camera.target = tuple(ck.vec3(cam["target"], "camera.target"))
-        if "distance" in cam:
-            camera.distance = ck.number(cam["distance"], "camera.distance", 0.01, 1e6)
-        if "yaw" in cam:
-            camera.yaw = ck.number(cam["yaw"], "camera.yaw")
-        if "pitch" in cam:
-            camera.pitch = ck.number(cam["pitch"], "camera.pitch", -85.0, 85.0)
-        if "fov" in cam:
-            camera.fov = ck.number(cam["fov"], "camera.fov", 5.0, 150.0)
-
+    camera = _camera(ck, top["camera"], "camera") if "camera" in top else CameraSpec()
     scene = Scene(name=name, boxes=Boxes.build(), camera=camera)
+    if "frustum_camera" in top:
+        scene.frustum_camera = _camera(ck, top["frustum_camera"], "frustum_camera")
     if "segment" in top:
         seg = ck.obj(top["segment"], "segment", ("start", "end"), required=("start", "end"))
         scene.segment_start = ck.vec3(seg["start"], "segment.start")

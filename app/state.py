@@ -8,12 +8,13 @@ Tests can drive it directly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 import geometry
-from app.scene import Boxes, Scene
+from app.frustum import cull, view_projection
+from app.scene import Boxes, CameraSpec, Scene
 
 SEGMENT_PARTS = ("start", "end", "both")
 #: Scenes with this many boxes or more pick through a geometry.BoxTree (built on demand, refitted
@@ -157,7 +158,12 @@ class DemoState:
         self.selected: int | None = None
         self.hovered: int | None = None
         self.lesson_step = self.lesson_triangle = None
-        self.classes = classify_boxes(self.start, self.end, self.boxes)
+        #: frustum culling scenes: the camera whose frustum classifies the boxes (else None),
+        #: and the boxes outside it that the plane-only test keeps (its false positives)
+        self.frustum_camera = (None if scene.frustum_camera is None
+                               else replace(scene.frustum_camera))
+        self.false_positive = np.zeros(len(self.boxes), dtype=bool)
+        self.classes, self.false_positive = self._classify(self.boxes)
         self._moved = np.ones(len(self.boxes), dtype=bool)  # everything needs uploading
         self._recoloured = np.ones(len(self.boxes), dtype=bool)
         self.overlaps = triangle_overlaps(scene.triangles, self.boxes)
@@ -165,13 +171,41 @@ class DemoState:
         self.version = getattr(self, "version", 0) + 1
 
     # ---------------------------------------------------------------- updates
+    def frustum(self) -> geometry.Frustum | None:
+        """The frustum culling scene's frustum (of ``frustum_camera``), or None."""
+        if self.frustum_camera is None:
+            return None
+        return geometry.Frustum.from_matrix(view_projection(self.frustum_camera))
+
+    def _classify(self, boxes: Boxes) -> tuple[np.ndarray, np.ndarray]:
+        """``(classes, false_positive)`` of ``boxes``: against the frustum in a frustum culling
+        scene, else against the segment (no false positives)."""
+        frustum = self.frustum()
+        if frustum is None:
+            return (classify_boxes(self.start, self.end, boxes),
+                    np.zeros(len(boxes), dtype=bool))
+        culled = cull(boxes, frustum)
+        return culled.classes, culled.false_positive
+
     def _reclassify(self) -> None:
         """Recompute all classes (one vectorised call per box kind); remember which changed.
         The scene's rays do not depend on the segment, so they are left alone."""
-        new = classify_boxes(self.start, self.end, self.boxes)
-        self._recoloured |= new != self.classes
-        self.classes = new
+        new, fp = self._classify(self.boxes)
+        self._recoloured |= (new != self.classes) | (fp != self.false_positive)
+        self.classes, self.false_positive = new, fp
         self.version += 1
+
+    def set_frustum_camera(self, spec: CameraSpec) -> None:
+        """Move the frustum culling scene's camera to ``spec``; the boxes are classified again."""
+        self.frustum_camera = replace(spec)
+        self._reclassify()
+
+    def drawn_classes(self) -> np.ndarray:
+        """(N,) what the box shader draws per box: its class, or 3 (app.colors.FALSE_POSITIVE)
+        for a false positive of the frustum's plane-only test."""
+        if self.frustum_camera is None:
+            return self.classes
+        return np.where(self.false_positive, np.int8(3), self.classes)
 
     def _boxes_changed(self, which: np.ndarray | None = None) -> None:
         """Boxes ``which`` (indices; None: all) moved: their classes and triangle overlaps are
@@ -186,9 +220,9 @@ class DemoState:
         self._moved[which] = True
         moved = self.boxes.subset(which)
         self.overlaps[which] = triangle_overlaps(self.scene.triangles, moved)
-        new = classify_boxes(self.start, self.end, moved)
-        self._recoloured[which] |= new != self.classes[which]
-        self.classes[which] = new
+        new, fp = self._classify(moved)
+        self._recoloured[which] |= (new != self.classes[which]) | (fp != self.false_positive[which])
+        self.classes[which], self.false_positive[which] = new, fp
         self.version += 1
 
     def set_segment(self, start=None, end=None) -> None:
@@ -269,6 +303,10 @@ class DemoState:
         """Number of green (NONE), blue (INTERSECT), red (INCLUDE) boxes."""
         c = np.bincount(self.classes.astype(np.intp), minlength=3)
         return int(c[0]), int(c[1]), int(c[2])
+
+    def false_positives(self) -> int:
+        """Number of boxes outside the frustum that its plane-only test keeps (drawn orange)."""
+        return int(self.false_positive.sum())
 
     def take_moved(self) -> np.ndarray:
         """Indices of boxes whose pose changed since the last call (for the instance buffer)."""

@@ -16,6 +16,7 @@ from pyrr import matrix44
 
 from app import colors
 from app.camera import OrbitCamera
+from app.frustum import FRUSTUM_EDGES, frustum_corners, view_projection
 from app.hud import fmt_number, help_lines, hud_lines
 from app.labels import Pin, Rect, pin_to_viewport, place_labels
 from app.lesson import FONT as LESSON_FONT
@@ -159,7 +160,11 @@ class SceneView:
         self.lines.add(*self.grid, (0.5, 0.52, 0.56), alpha=0.35)
         self.thick.add(np.zeros((3, 3)), np.eye(3) * 1.5, (1, 0, 0))
         self.thick.rows[-1][:, 3:6] = np.repeat(np.eye(3), 2, axis=0)  # x red, y green, z blue
-        self.thick.add(state.start, state.end, colors.SEGMENT)
+        if state.frustum_camera is None:
+            self.thick.add(state.start, state.end, colors.SEGMENT)
+        else:  # a frustum culling scene: its frustum's edges instead of the segment
+            edges = frustum_corners(view_projection(state.frustum_camera))[FRUSTUM_EDGES]
+            self.thick.add(edges[:, 0], edges[:, 1], colors.FRUSTUM)
         self._add_rays(state)
         self.lines.draw(vp, size, width=1.0)
         self.thick.draw(vp, size, width=4.0)
@@ -225,10 +230,11 @@ class SceneView:
             if lesson.slabs is not None:
                 self.labels = self._add_explain(lesson, state, camera, size,
                                                 list(self.panels.values()), markers)
-        self.overlay.add(state.start, state.end, colors.SEGMENT, alpha=0.55)
+        if state.frustum_camera is None:  # the segment over everything, with its handles
+            self.overlay.add(state.start, state.end, colors.SEGMENT, alpha=0.55)
+            self.points.add(state.start, colors.HANDLE_START, size=16.0)
+            self.points.add(state.end, colors.HANDLE_END, size=16.0)
         self.overlay.draw(vp, size, width=5.0)
-        self.points.add(state.start, colors.HANDLE_START, size=16.0)
-        self.points.add(state.end, colors.HANDLE_END, size=16.0)
         self.points.draw(vp, size)
         self.screen_lines.draw(SCREEN, size, width=1.5)
         self.screen_points.draw(SCREEN, size)
@@ -292,19 +298,19 @@ class SceneView:
         hid them), then, in a crowded scene, the INTERSECT / INCLUDE boxes over everything."""
         ctx, n = self.ctx, len(state.boxes)
         moved, recoloured = state.take_moved(), state.take_recoloured()
-        self.boxes.update(state.boxes, state.classes, moved, recoloured)
+        self.boxes.update(state.boxes, state.drawn_classes(), moved, recoloured)
         dense, crowded = n >= DENSE_BOXES, n >= CROWDED_BOXES
-        rgb = np.array(colors.CLASS_RGB, dtype=np.float64)
+        rgb = np.array(colors.DRAWN_RGB, dtype=np.float64)
         fade = max(MIN_NONE_FADE, min(1.0, math.sqrt(CROWDED_BOXES / max(n, 1))))
         if state.show_none:
             if dense:  # opaque: recede by colour
                 none_rgb = rgb.copy()
                 none_rgb[0] *= DENSE_NONE_SHADE
-                face, edge = (1.0, 1.0, 1.0), (1.0, 1.0, 1.0)
+                face, edge = (1.0,) * 4, (1.0,) * 4
             else:
                 none_rgb = rgb
-                face = (FACE_ALPHA * fade, FACE_ALPHA, FACE_ALPHA)
-                edge = (fade, 1.0, 1.0)
+                face = (FACE_ALPHA * fade, FACE_ALPHA, FACE_ALPHA, FACE_ALPHA)
+                edge = (fade, 1.0, 1.0, 1.0)
             # crowded: the faces that look at the eye only (translucent and faded, the back
             # faces add little to the picture and half the cost), at reduced resolution
             layer = crowded and not dense
@@ -313,7 +319,7 @@ class SceneView:
             # faded edges keep the class's colour (lightened, they would read as grey)
             self.boxes.draw(vp, LIGHT_DIR, none_rgb, face, edge,
                             front_only_from=camera.eye() if crowded else None,
-                            edge_white=(0.55 * fade, 0.55, 0.55))
+                            edge_white=(0.55 * fade, 0.55, 0.55, 0.55))
             if layer:
                 self._end_layer(size)
         if crowded or not state.show_none:
@@ -326,7 +332,7 @@ class SceneView:
             on_top = state.show_none  # over the NONE boxes; alone, drawn like any box
             if on_top:
                 ctx.disable(moderngl.DEPTH_TEST)
-            self.hits.draw(vp, LIGHT_DIR, rgb, (FACE_ALPHA,) * 3, (1.0,) * 3)
+            self.hits.draw(vp, LIGHT_DIR, rgb, (FACE_ALPHA,) * 4, (1.0,) * 4)
             ctx.enable(moderngl.DEPTH_TEST)
 
     def _add_rays(self, state: DemoState) -> None:

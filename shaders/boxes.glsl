@@ -13,10 +13,10 @@
 in vec3 in_position;
 in vec3 in_normal;
 in mat4 in_model;   // per instance
-in float in_class;  // per instance: 0 NONE, 1 INTERSECT, 2 INCLUDE
+in float in_class;  // per instance: 0 NONE, 1 INTERSECT, 2 INCLUDE, 3 NONE kept by a frustum's planes
 
 uniform mat4 m_vp;
-uniform vec3 class_rgb[3];
+uniform vec3 class_rgb[4];
 uniform bool front_only;  // the 3-face mesh: mirror it per instance towards the eye
 uniform vec3 eye;
 
@@ -54,9 +54,9 @@ in vec3 v_color;
 flat in int v_class;
 
 uniform vec3 light_dir;
-uniform float face_alpha[3];  // per class: opacity of the faces ...
-uniform float edge_alpha[3];  // ... and of the edges,
-uniform float edge_white[3];  // ... how far the edges' colour goes towards white
+uniform float face_alpha[4];  // per class: opacity of the faces ...
+uniform float edge_alpha[4];  // ... and of the edges,
+uniform float edge_white[4];  // ... how far the edges' colour goes towards white
 
 out vec4 f_color;
 

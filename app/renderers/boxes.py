@@ -96,9 +96,10 @@ class BoxRenderer:
         self.update(boxes, classes, everything, everything)
 
     def draw(self, view_projection: np.ndarray, light_dir, class_rgb: np.ndarray,
-             face_alpha, edge_alpha, front_only_from=None, edge_white=(0.55,) * 3) -> None:
-        """Draw every box. ``class_rgb`` (3, 3): colour per class; ``face_alpha`` and
-        ``edge_alpha`` (3,): opacity of faces and edges per class; ``edge_white`` (3,): how
+             face_alpha, edge_alpha, front_only_from=None, edge_white=(0.55,) * 4) -> None:
+        """Draw every box. ``class_rgb`` (4, 3): colour per drawn class (app.colors.DRAWN_RGB);
+        ``face_alpha`` and ``edge_alpha`` (4,): opacity of faces and edges per drawn class;
+        ``edge_white`` (4,): how
         far edges are lightened towards white, per class. ``front_only_from``: the eye
         position, to draw only the faces that can be seen from it (for opaque boxes;
         translucent ones need their back faces)."""

@@ -42,6 +42,9 @@ CASES = [
     # the help overlay taking the HUD's room at 11 px
     Case("obb_explain_640x360", "obb", size=(640, 360), options={"explain": True, "selected": 0}),
     Case("blog_help_640x360", "blog", size=(640, 360), options={"show_help": True}),
+    # frustum culling: the second camera's frustum drawn, the boxes coloured against it, the
+    # plane-only test's false positives orange and counted in the HUD
+    Case("frustum_640x360", "frustum", size=(640, 360)),
 ]
 
 
