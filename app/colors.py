@@ -27,6 +27,7 @@ DRAWN_RGB = np.vstack([CLASS_RGB, np.array([FALSE_POSITIVE[1]], dtype=np.float32
 BACKGROUND = (0.09, 0.10, 0.12)
 SEGMENT = (1.0, 0.85, 0.25)
 FRUSTUM = (0.85, 0.85, 0.9)  # the frustum culling scene's frustum edges
+SPHERE = (0.92, 0.92, 0.95)  # a sphere scene's spheres (wire frames)
 HANDLE_START = (1.0, 1.0, 1.0)
 HANDLE_END = (1.0, 0.55, 0.1)
 RAY_HIT = (0.95, 0.95, 0.95)

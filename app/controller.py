@@ -34,6 +34,7 @@ BODY_RADIUS_PX = 8.0  # ... or the segment's body
 CLICK_SLOP_PX = 4.0  # a press+release that moved less than this is a click
 FINE = 0.1  # Shift: keyboard steps are this fraction of the normal step
 FRUSTUM_ORBIT_DEG = 15.0  # O turns the frustum camera this far about its target
+SPHERE_SCALE = 1.1  # one step of Shift+wheel scales the sphere's radius by this
 #: zoom keeps the camera between these fractions of the scene's size from its target
 MIN_ZOOM, MAX_ZOOM = 0.02, 6.0
 
@@ -103,8 +104,8 @@ class Controller:
     @property
     def dragging(self) -> str | None:
         """What the held button does: "start" / "end" / "both" (the segment), "grab" / "box"
-        (the selected box, before / after it moved), "click", "orbit", "pan"; None when no
-        button is held."""
+        (the selected box, before / after it moved), "sphere", "click", "orbit", "pan"; None
+        when no button is held."""
         return self._drag
 
     # ------------------------------------------------------------------ scene
@@ -139,8 +140,9 @@ class Controller:
     # ------------------------------------------------------------------ mouse
     def handle_at(self, x: float, y: float) -> str | None:
         """The segment part a left press at pixel (x, y) grabs: "start" or "end" (a handle),
-        "both" (the body) or None (always in a frustum culling scene, which shows no segment)."""
-        if self.state.frustum_camera is not None:
+        "both" (the body) or None (always in a frustum culling or sphere scene, which shows no
+        segment)."""
+        if not self.state.shows_segment():
             return None
         pts = self.camera.project(np.stack([self.state.start, self.state.end]), self.size())
         p = np.array([x, y], dtype=np.float64)
@@ -181,6 +183,8 @@ class Controller:
         part = self.handle_at(x, y) if button == LEFT else None
         if part is None and button == LEFT and self._grab_selected_box(x, y):
             self._drag = "grab"  # moved past CLICK_SLOP_PX it drags the box
+        elif part is None and button == LEFT and self._grab_sphere(x, y):
+            self._drag = "sphere"
         elif part is not None:
             self._drag = part
             self._grab_point = {"start": self.state.start, "end": self.state.end}.get(
@@ -206,6 +210,27 @@ class Controller:
         self._grab_point = origin + max(t, 0.0) * direction
         return True
 
+    def _grab_sphere(self, x: float, y: float) -> bool:
+        """Whether (x, y) is on a sphere's disc as drawn (the nearest centre on screen wins);
+        then that sphere is the active one, grabbed where the cursor meets the plane facing the
+        camera through its centre."""
+        st = self.state
+        if not len(st.sphere_radii):
+            return False
+        right = self.camera.basis()[0]
+        centers = self.camera.project(st.sphere_centers, self.size())[:, :2]
+        rims = self.camera.project(st.sphere_centers + st.sphere_radii[:, None] * right,
+                                   self.size())[:, :2]
+        off = np.linalg.norm(centers - np.array([x, y]), axis=1)
+        inside = np.isfinite(off) & (off <= np.linalg.norm(rims - centers, axis=1))
+        if not inside.any():
+            return False
+        st.active_sphere = int(np.argmin(np.where(inside, off, np.inf)))
+        self._grab_point = st.sphere_centers[st.active_sphere].copy()
+        hit = self._plane_point(x, y)
+        self._grab_point = hit if hit is not None else self._grab_point
+        return True
+
     def mouse_drag(self, x: float, y: float, dx: float, dy: float) -> None:
         """The cursor moved with a button held (``dx``, ``dy``: since the last event)."""
         if self._drag in ("click", "grab") and np.hypot(
@@ -224,6 +249,11 @@ class Controller:
             if point is not None:
                 self.state.move_segment(point - self._grab_point, self._drag)
                 self._grab_point = point
+        elif self._drag == "sphere":
+            point = self._plane_point(x, y)
+            if point is not None:
+                self.state.move_sphere(self.state.active_sphere, point - self._grab_point)
+                self._grab_point = point
         elif self._drag == "box" and self.state.selected is not None:
             point = self._plane_point(x, y)
             if point is not None:
@@ -238,9 +268,13 @@ class Controller:
             self.state.hovered = None
         self._drag = None
 
-    def scroll(self, steps: float) -> None:
+    def scroll(self, steps: float, shift: bool = False) -> None:
         """The wheel: zoom, kept between MIN_ZOOM and MAX_ZOOM of the scene's size and
-        outside the boxes."""
+        outside the boxes; with Shift in a sphere scene, resize the active sphere
+        (:data:`SPHERE_SCALE` a step)."""
+        if (shift or self.shift) and len(self.state.sphere_radii):
+            self.state.scale_sphere(SPHERE_SCALE ** steps)
+            return
         cam, before = self.camera, self.camera.radius
         cam.zoom(steps)
         cam.radius = min(max(cam.radius, MIN_ZOOM * self.extent), MAX_ZOOM * self.extent)
@@ -306,8 +340,8 @@ class Controller:
             self.show_scene(scene)
 
     def action_explain(self, name: str, shift: bool) -> None:
-        if self.state.frustum_camera is not None:  # the lesson explains the segment's classes
-            self.say("explain mode shows the segment's classes: not in a frustum scene")
+        if not self.state.shows_segment():  # the lesson explains the segment's classes
+            self.say("explain mode shows the segment's classes: not in this scene")
             return
         self.state.set_explain(not self.state.explain)
 

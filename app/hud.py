@@ -44,7 +44,11 @@ def hud_lines(state: DemoState, frame_ms: float, message: str = "") -> list[list
          (f"{r} {CLASS_NAMES[2]}", _rgba(CLASS_COLORS[2][1])),
          (f"   of {len(state.boxes)} boxes", DIM)],
     ]
-    if state.frustum_camera is None:
+    if len(state.sphere_radii):
+        i = state.active_sphere
+        lines.append([(f"sphere {_v(state.sphere_centers[i])} radius "
+                       f"{fmt_number(state.sphere_radii[i])}", WHITE)])
+    elif state.frustum_camera is None:
         lines.append([(f"segment {_v(state.start)} -> {_v(state.end)}", WHITE)])
     else:
         lines.append([(f"{state.false_positives()} {FALSE_POSITIVE[0]}", _rgba(FALSE_POSITIVE[1])),
@@ -61,6 +65,9 @@ def hud_lines(state: DemoState, frame_ms: float, message: str = "") -> list[list
             lines.append([(f"  rotation {_v(bx.rotation[i])}", DIM)])
         else:
             lines.append([(f"  min {_v(bx.box_min[i])} max {_v(bx.box_max[i])}", DIM)])
+        distance = state.sphere_distance()
+        if distance is not None:
+            lines.append([(f"  distance from the sphere's centre {fmt_number(distance)}", WHITE)])
     else:
         lines.append([("selected: none (click a box)", DIM)])
     # the frame time only once a frame has been measured (headless frames are not)

@@ -9,17 +9,19 @@ A scene file is::
                    or {"center": [..], "half_size": [..], "rotation": [rx, ry, rz]}],
      "rays":      [{"origin": [..], "direction": [..]}],
      "triangles": [{"vertices": [[..], [..], [..]]}],
-     "frustum_camera": {like "camera"}}
+     "frustum_camera": {like "camera"},
+     "spheres":   [{"center": [x, y, z], "radius": r}]}
 
 Coordinates are finite numbers that OpenGL's float32 can draw (:data:`DRAWABLE_MAX`; the
 ``geometry`` library itself takes any float64). Every key but ``boxes`` is optional; a scene
 without ``segment`` gets :data:`DEFAULT_SEGMENT` ((-3, 0.5, 0) -> (3, 0.5, 0)), one without
 ``camera`` the defaults of :class:`CameraSpec`. A scene with ``frustum_camera`` is a frustum
 culling scene: its boxes are classified against that camera's frustum (:mod:`app.frustum`), not
-against the segment. ``rotation`` is in degrees, applied about X,
-then Y, then Z (fixed world axes). Every problem is reported as one :class:`SceneError` line
-``FILE: FIELD.PATH: what was expected, what came`` (e.g. ``blog.json: boxes[3].max: expected 3
-numbers, got 2``) — the CLI prints it and exits 2.
+against the segment. A scene with ``spheres`` is a sphere scene: its boxes are classified
+against the spheres (:mod:`app.spheres`), not against the segment. ``rotation`` is in degrees,
+applied about X, then Y, then Z (fixed world axes). Every problem is reported as one
+:class:`SceneError` line ``FILE: FIELD.PATH: what was expected, what came`` (e.g. ``blog.json:
+boxes[3].max: expected 3 numbers, got 2``) — the CLI prints it and exits 2.
 """
 
 from __future__ import annotations
@@ -173,11 +175,15 @@ class Scene:
     ray_directions: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     triangles: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))  # (T, vertex, xyz)
     frustum_camera: CameraSpec | None = None  # frustum culling: the boxes are classified by it
+    #: sphere scenes: (S, 3) centres and (S,) radii the boxes are classified against
+    sphere_centers: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    sphere_radii: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 # ---------------------------------------------------------------- validation
 
-_TOP_KEYS = ("camera", "segment", "boxes", "rays", "triangles", "frustum_camera")
+_TOP_KEYS = ("camera", "segment", "boxes", "rays", "triangles", "frustum_camera",
+             "spheres")
 _CAMERA_KEYS = ("target", "distance", "yaw", "pitch", "fov")
 
 
@@ -316,6 +322,19 @@ def parse_scene(data: Any, source: str = "<scene>", name: str = "scene") -> Scen
         tris.append([ck.vec3(v, f"{path}.vertices[{j}]") for j, v in enumerate(verts)])
     if tris:
         scene.triangles = np.array(tris)
+
+    centers, radii = [], []
+    for i, sphere in enumerate(ck.items(top.get("spheres", []), "spheres")):
+        path = f"spheres[{i}]"
+        ck.obj(sphere, path, ("center", "radius"), required=("center", "radius"))
+        centers.append(ck.vec3(sphere["center"], f"{path}.center"))
+        radius = sphere["radius"]
+        if isinstance(radius, bool) or not isinstance(radius, (int, float)) or not (
+                0 <= radius <= DRAWABLE_MAX):
+            raise ck.fail(f"{path}.radius", f"expected a number >= 0, got {_describe(radius)}")
+        radii.append(float(radius))
+    if centers:
+        scene.sphere_centers, scene.sphere_radii = np.array(centers), np.array(radii)
     return scene
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import geometry
 from app.frustum import cull, view_projection
 from app.scene import Boxes, CameraSpec, Scene
+from app.spheres import box_distance, classify_spheres
 
 SEGMENT_PARTS = ("start", "end", "both")
 #: Scenes with this many boxes or more pick through a geometry.BoxTree (built on demand, refitted
@@ -163,6 +164,11 @@ class DemoState:
         self.frustum_camera = (None if scene.frustum_camera is None
                                else replace(scene.frustum_camera))
         self.false_positive = np.zeros(len(self.boxes), dtype=bool)
+        #: sphere scenes: the spheres the boxes are classified against (else none), and the one
+        #: the mouse last grabbed (Shift+wheel resizes it, the HUD measures from its centre)
+        self.sphere_centers = scene.sphere_centers.copy()
+        self.sphere_radii = scene.sphere_radii.copy()
+        self.active_sphere = 0
         self.classes, self.false_positive = self._classify(self.boxes)
         self._moved = np.ones(len(self.boxes), dtype=bool)  # everything needs uploading
         self._recoloured = np.ones(len(self.boxes), dtype=bool)
@@ -177,13 +183,18 @@ class DemoState:
             return None
         return geometry.Frustum.from_matrix(view_projection(self.frustum_camera))
 
+    def shows_segment(self) -> bool:
+        """Whether the scene classifies by its segment (neither a frustum nor a sphere scene)."""
+        return self.frustum_camera is None and not len(self.sphere_radii)
+
     def _classify(self, boxes: Boxes) -> tuple[np.ndarray, np.ndarray]:
         """``(classes, false_positive)`` of ``boxes``: against the frustum in a frustum culling
-        scene, else against the segment (no false positives)."""
+        scene, the spheres in a sphere scene, else the segment (no false positives)."""
         frustum = self.frustum()
         if frustum is None:
-            return (classify_boxes(self.start, self.end, boxes),
-                    np.zeros(len(boxes), dtype=bool))
+            classes = (classify_spheres(self.sphere_centers, self.sphere_radii, boxes)
+                       if len(self.sphere_radii) else classify_boxes(self.start, self.end, boxes))
+            return classes, np.zeros(len(boxes), dtype=bool)
         culled = cull(boxes, frustum)
         return culled.classes, culled.false_positive
 
@@ -199,6 +210,24 @@ class DemoState:
         """Move the frustum culling scene's camera to ``spec``; the boxes are classified again."""
         self.frustum_camera = replace(spec)
         self._reclassify()
+
+    def move_sphere(self, index: int, delta) -> None:
+        """Translate sphere ``index``; the boxes are classified again."""
+        self.sphere_centers[index] += np.asarray(delta, dtype=np.float64)
+        self.active_sphere = index
+        self._reclassify()
+
+    def scale_sphere(self, factor: float) -> None:
+        """Scale the active sphere's radius by ``factor``; the boxes are classified again."""
+        self.sphere_radii[self.active_sphere] *= factor
+        self._reclassify()
+
+    def sphere_distance(self) -> float | None:
+        """Distance from the active sphere's centre to the selected box (None without
+        either)."""
+        if not len(self.sphere_radii) or self.selected is None:
+            return None
+        return box_distance(self.sphere_centers[self.active_sphere], self.boxes, self.selected)
 
     def drawn_classes(self) -> np.ndarray:
         """(N,) what the box shader draws per box: its class, or 3 (app.colors.FALSE_POSITIVE)

@@ -25,6 +25,7 @@ from app.renderers import uniform
 from app.renderers.boxes import BoxRenderer, box_edges
 from app.renderers.primitives import LineBatch, PointBatch, TriangleBatch
 from app.renderers.text import TextRenderer
+from app.spheres import sphere_rings
 from app.state import DemoState
 from geometry import IntersectionType, SlabKind
 
@@ -160,11 +161,11 @@ class SceneView:
         self.lines.add(*self.grid, (0.5, 0.52, 0.56), alpha=0.35)
         self.thick.add(np.zeros((3, 3)), np.eye(3) * 1.5, (1, 0, 0))
         self.thick.rows[-1][:, 3:6] = np.repeat(np.eye(3), 2, axis=0)  # x red, y green, z blue
-        if state.frustum_camera is None:
-            self.thick.add(state.start, state.end, colors.SEGMENT)
-        else:  # a frustum culling scene: its frustum's edges instead of the segment
+        if state.frustum_camera is not None:  # its frustum's edges instead of the segment
             edges = frustum_corners(view_projection(state.frustum_camera))[FRUSTUM_EDGES]
             self.thick.add(edges[:, 0], edges[:, 1], colors.FRUSTUM)
+        elif state.shows_segment():  # (a sphere scene's spheres are outlined on top)
+            self.thick.add(state.start, state.end, colors.SEGMENT)
         self._add_rays(state)
         self.lines.draw(vp, size, width=1.0)
         self.thick.draw(vp, size, width=4.0)
@@ -183,7 +184,7 @@ class SceneView:
                 self.lesson_faces.add(quad[[0, 1, 2, 0, 2, 3]], rgba, alpha=rgba[3])
             self.lesson_faces.draw(vp, size, light_dir=LIGHT_DIR)
 
-        # outlines: boxes the segment touches, triangle overlaps, hover, selection
+        # outlines: boxes the segment touches, triangle overlaps, hover, selection, spheres
         outline = self.overlay
         for cls in (IntersectionType.INTERSECT, IntersectionType.INCLUDE):
             touched = np.flatnonzero(state.classes == cls)[:MAX_HIT_OUTLINES]
@@ -197,6 +198,8 @@ class SceneView:
             if idx is not None and idx < len(state.boxes):
                 e = box_edges(state.boxes, idx)
                 outline.add(e[:, 0], e[:, 1], col)
+        for center, radius in zip(state.sphere_centers, state.sphere_radii, strict=True):
+            outline.add(*sphere_rings(center, radius), colors.SPHERE)
         ctx.disable(moderngl.DEPTH_TEST)
         outline.draw(vp, size, width=3.0)
         self.overlay.clear()
@@ -230,7 +233,7 @@ class SceneView:
             if lesson.slabs is not None:
                 self.labels = self._add_explain(lesson, state, camera, size,
                                                 list(self.panels.values()), markers)
-        if state.frustum_camera is None:  # the segment over everything, with its handles
+        if state.shows_segment():  # the segment over everything, with its handles
             self.overlay.add(state.start, state.end, colors.SEGMENT, alpha=0.55)
             self.points.add(state.start, colors.HANDLE_START, size=16.0)
             self.points.add(state.end, colors.HANDLE_END, size=16.0)

@@ -219,7 +219,7 @@ class SlabLabWindow(mglw.WindowConfig):
 
     def on_mouse_scroll_event(self, x_offset: float, y_offset: float) -> None:
         self._dirty = True
-        self.controller.scroll(y_offset)
+        self.controller.scroll(y_offset, bool(getattr(self.wnd.modifiers, "shift", False)))
 
     def on_key_event(self, key, action, modifiers: KeyModifiers) -> None:
         """Shift keys are tracked; a press of a key of :data:`app.bindings.KEY_ACTIONS` runs

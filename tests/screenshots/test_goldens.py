@@ -45,6 +45,9 @@ CASES = [
     # frustum culling: the second camera's frustum drawn, the boxes coloured against it, the
     # plane-only test's false positives orange and counted in the HUD
     Case("frustum_640x360", "frustum", size=(640, 360)),
+    # spheres: wire spheres, the boxes coloured against them (red: a sphere inside a box), a
+    # selected box's distance from the first sphere's centre in the HUD
+    Case("spheres_640x360", "spheres", size=(640, 360), options={"selected": 50}),
 ]
 
 
