@@ -41,10 +41,9 @@ BOX_KEYS = ("UP", "DOWN", "LEFT", "RIGHT", "PAGE_UP", "PAGE_DOWN")
 NUMBER_KEYS = tuple(f"NUMBER_{i}" for i in range(1, 10))
 
 BINDINGS: tuple[Binding, ...] = (
-    Binding("Left-drag", "orbit the camera (anywhere but on the segment or the selected box)",
-            "orbit",
-            drag=((LEFT, False), (LEFT, True))),
-    Binding("Middle-drag", "orbit the camera", "orbit", drag=((MIDDLE, False),)),
+    Binding("Left-drag / Middle-drag",
+            "orbit the camera (left: anywhere but on what it moves)", "orbit",
+            drag=((LEFT, False), (LEFT, True), (MIDDLE, False))),
     Binding("Right-drag / Shift+Middle-drag", "pan the camera", "pan",
             drag=((RIGHT, False), (RIGHT, True), (MIDDLE, True))),
     Binding("Wheel / Shift+Wheel",
@@ -67,6 +66,9 @@ BINDINGS: tuple[Binding, ...] = (
             "lesson", keys=("PERIOD", "COMMA", "BACKSPACE", "G")),
     Binding("O / V", "frustum scene: orbit its camera (Shift: back) / look through it (Home: back)",
             "frustum", keys=("O", "V")),
+    Binding("B / J L / I K",
+            "box scene: query box AABB/OBB / turn it about y / about x (Left-drag moves it)",
+            "query_box", keys=("B", "J", "L", "I", "K")),
     Binding("N", "show / hide the NONE (green) boxes", "toggle_none", keys=("N",)),
     Binding("T", "highlight boxes overlapping a triangle", "triangles", keys=("T",)),
     Binding("F12 / P", "save a screenshot PNG (never overwrites; path printed)", "screenshot",

@@ -28,6 +28,7 @@ BACKGROUND = (0.09, 0.10, 0.12)
 SEGMENT = (1.0, 0.85, 0.25)
 FRUSTUM = (0.85, 0.85, 0.9)  # the frustum culling scene's frustum edges
 SPHERE = (0.92, 0.92, 0.95)  # a sphere scene's spheres (wire frames)
+QUERY_BOX = SPHERE  # a box scene's query box (edges), like a sphere scene's spheres
 HANDLE_START = (1.0, 1.0, 1.0)
 HANDLE_END = (1.0, 0.55, 0.1)
 RAY_HIT = (0.95, 0.95, 0.95)

@@ -22,9 +22,10 @@ import numpy as np
 from app.bindings import DRAG_ACTIONS, KEY_ACTIONS, LEFT
 from app.lesson import step_lesson
 from app.presets import number_key_scene, random_scene
+from app.query_box import TURN_DEG
 from app.record import Recording, save_new_animation
 from app.scene import Boxes, Scene
-from app.state import DemoState
+from app.state import DemoState, first_hit
 
 if TYPE_CHECKING:  # app.camera imports moderngl-window
     from app.camera import OrbitCamera
@@ -104,8 +105,8 @@ class Controller:
     @property
     def dragging(self) -> str | None:
         """What the held button does: "start" / "end" / "both" (the segment), "grab" / "box"
-        (the selected box, before / after it moved), "sphere", "click", "orbit", "pan"; None
-        when no button is held."""
+        (the selected box, before / after it moved), "sphere", "query" (the box scene's query
+        box), "click", "orbit", "pan"; None when no button is held."""
         return self._drag
 
     # ------------------------------------------------------------------ scene
@@ -185,6 +186,8 @@ class Controller:
             self._drag = "grab"  # moved past CLICK_SLOP_PX it drags the box
         elif part is None and button == LEFT and self._grab_sphere(x, y):
             self._drag = "sphere"
+        elif part is None and button == LEFT and self._grab_query(x, y):
+            self._drag = "query"
         elif part is not None:
             self._drag = part
             self._grab_point = {"start": self.state.start, "end": self.state.end}.get(
@@ -231,6 +234,18 @@ class Controller:
         self._grab_point = hit if hit is not None else self._grab_point
         return True
 
+    def _grab_query(self, x: float, y: float) -> bool:
+        """Whether the cursor ray at (x, y) hits the box scene's query box; then the point it
+        hits is what a drag moves."""
+        if self.state.query is None:
+            return False
+        origin, direction = self.camera.ray(x, y, self.size())
+        box, t = first_hit(origin, direction, self.state.query)
+        if box is None:
+            return False
+        self._grab_point = origin + max(t, 0.0) * direction
+        return True
+
     def mouse_drag(self, x: float, y: float, dx: float, dy: float) -> None:
         """The cursor moved with a button held (``dx``, ``dy``: since the last event)."""
         if self._drag in ("click", "grab") and np.hypot(
@@ -249,10 +264,13 @@ class Controller:
             if point is not None:
                 self.state.move_segment(point - self._grab_point, self._drag)
                 self._grab_point = point
-        elif self._drag == "sphere":
+        elif self._drag in ("sphere", "query"):
             point = self._plane_point(x, y)
             if point is not None:
-                self.state.move_sphere(self.state.active_sphere, point - self._grab_point)
+                if self._drag == "sphere":
+                    self.state.move_sphere(self.state.active_sphere, point - self._grab_point)
+                else:
+                    self.state.set_query(point - self._grab_point)
                 self._grab_point = point
         elif self._drag == "box" and self.state.selected is not None:
             point = self._plane_point(x, y)
@@ -358,6 +376,20 @@ class Controller:
             self.camera.reset(spec)
             self.camera.spec = self.state.scene.camera  # Home goes back to the view
             self.say("looking through the frustum camera (Home: back)")
+
+    def action_query_box(self, name: str, shift: bool) -> None:
+        """B switches the box scene's query box between AABB and OBB; J / L turn it about y,
+        I / K about x (Shift: a tenth of the turn)."""
+        st = self.state
+        if st.query is None:
+            self.say("no query box in this scene (try --scene boxes)")
+            return
+        if name == "B":
+            st.set_query(is_obb=not st.query.is_obb[0])
+            self.say(f"query box: {'OBB' if st.query.is_obb[0] else 'AABB'}")
+            return
+        angle = TURN_DEG * (FINE if shift else 1) * (1 if name in ("L", "I") else -1)
+        st.set_query(turn=(angle, 0, 0) if name in ("I", "K") else (0, angle, 0))
 
     def action_toggle_none(self, name: str, shift: bool) -> None:
         st = self.state

@@ -48,6 +48,11 @@ def hud_lines(state: DemoState, frame_ms: float, message: str = "") -> list[list
         i = state.active_sphere
         lines.append([(f"sphere {_v(state.sphere_centers[i])} radius "
                        f"{fmt_number(state.sphere_radii[i])}", WHITE)])
+    elif state.query is not None:
+        q = state.query
+        kind = f"OBB rotation {_v(q.rotation[0])}" if q.is_obb[0] else "AABB"
+        lines.append([(f"query box {kind}", WHITE)])
+        lines.append([(f"  center {_v(q.center[0])} half {_v(q.half_size[0])}", DIM)])
     elif state.frustum_camera is None:
         lines.append([(f"segment {_v(state.start)} -> {_v(state.end)}", WHITE)])
     else:

@@ -10,7 +10,8 @@ A scene file is::
      "rays":      [{"origin": [..], "direction": [..]}],
      "triangles": [{"vertices": [[..], [..], [..]]}],
      "frustum_camera": {like "camera"},
-     "spheres":   [{"center": [x, y, z], "radius": r}]}
+     "spheres":   [{"center": [x, y, z], "radius": r}],
+     "query_box": {like a box}}
 
 Coordinates are finite numbers that OpenGL's float32 can draw (:data:`DRAWABLE_MAX`; the
 ``geometry`` library itself takes any float64). Every key but ``boxes`` is optional; a scene
@@ -18,7 +19,8 @@ without ``segment`` gets :data:`DEFAULT_SEGMENT` ((-3, 0.5, 0) -> (3, 0.5, 0)), 
 ``camera`` the defaults of :class:`CameraSpec`. A scene with ``frustum_camera`` is a frustum
 culling scene: its boxes are classified against that camera's frustum (:mod:`app.frustum`), not
 against the segment. A scene with ``spheres`` is a sphere scene: its boxes are classified
-against the spheres (:mod:`app.spheres`), not against the segment. ``rotation`` is in degrees,
+against the spheres (:mod:`app.spheres`), and one with ``query_box`` against that box
+(:mod:`app.query_box`), not against the segment. ``rotation`` is in degrees,
 applied about X, then Y, then Z (fixed world axes). Every problem is reported as one
 :class:`SceneError` line ``FILE: FIELD.PATH: what was expected, what came`` (e.g. ``blog.json:
 boxes[3].max: expected 3 numbers, got 2``) — the CLI prints it and exits 2.
@@ -178,12 +180,13 @@ class Scene:
     #: sphere scenes: (S, 3) centres and (S,) radii the boxes are classified against
     sphere_centers: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     sphere_radii: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    query_box: Boxes | None = None  # box scenes: the one box the boxes are classified against
 
 
 # ---------------------------------------------------------------- validation
 
 _TOP_KEYS = ("camera", "segment", "boxes", "rays", "triangles", "frustum_camera",
-             "spheres")
+             "spheres", "query_box")
 _CAMERA_KEYS = ("target", "distance", "yaw", "pitch", "fov")
 
 
@@ -264,6 +267,28 @@ def _camera(ck: _Checker, value: Any, path: str) -> CameraSpec:
     return camera
 
 
+def _box(ck: _Checker, box: Any, path: str, aabbs: list, obbs: list, order: list) -> None:
+    """Validate one box object (min/max, or center/half_size/rotation) and append it to
+    ``aabbs`` or ``obbs`` and its kind to ``order``."""
+    if isinstance(box, dict) and ("min" in box or "max" in box):
+        ck.obj(box, path, ("min", "max"), required=("min", "max"))
+        lo, hi = ck.vec3(box["min"], f"{path}.min"), ck.vec3(box["max"], f"{path}.max")
+        for axis, a, b in zip("xyz", lo, hi, strict=True):
+            if a > b:
+                raise ck.fail(f"{path}.min", f"min > max on axis {axis} ({a:g} > {b:g})")
+        aabbs.append((lo, hi))
+        order.append(False)
+    else:
+        ck.obj(box, path, ("center", "half_size", "rotation"), required=("center", "half_size"))
+        c = ck.vec3(box["center"], f"{path}.center")
+        h = ck.vec3(box["half_size"], f"{path}.half_size")
+        if (h < 0).any():
+            raise ck.fail(f"{path}.half_size", f"expected sizes >= 0, got {h.tolist()}")
+        r = ck.vec3(box["rotation"], f"{path}.rotation") if "rotation" in box else np.zeros(3)
+        obbs.append((c, h, r))
+        order.append(True)
+
+
 def parse_scene(data: Any, source: str = "<scene>", name: str = "scene") -> Scene:
     """Validate decoded JSON and build a :class:`Scene`; raises :class:`SceneError`."""
     ck = _Checker(source)
@@ -278,27 +303,16 @@ def parse_scene(data: Any, source: str = "<scene>", name: str = "scene") -> Scen
         scene.segment_start = ck.vec3(seg["start"], "segment.start")
         scene.segment_end = ck.vec3(seg["end"], "segment.end")
 
-    aabbs, obbs, order = [], [], []
+    aabbs: list = []
+    obbs: list = []
+    order: list[bool] = []
     for i, box in enumerate(ck.items(top["boxes"], "boxes")):
-        path = f"boxes[{i}]"
-        if isinstance(box, dict) and ("min" in box or "max" in box):
-            ck.obj(box, path, ("min", "max"), required=("min", "max"))
-            lo, hi = ck.vec3(box["min"], f"{path}.min"), ck.vec3(box["max"], f"{path}.max")
-            for axis, a, b in zip("xyz", lo, hi, strict=True):
-                if a > b:
-                    raise ck.fail(f"{path}.min", f"min > max on axis {axis} ({a:g} > {b:g})")
-            aabbs.append((lo, hi))
-            order.append(False)
-        else:
-            ck.obj(box, path, ("center", "half_size", "rotation"), required=("center", "half_size"))
-            c = ck.vec3(box["center"], f"{path}.center")
-            h = ck.vec3(box["half_size"], f"{path}.half_size")
-            if (h < 0).any():
-                raise ck.fail(f"{path}.half_size", f"expected sizes >= 0, got {h.tolist()}")
-            r = ck.vec3(box["rotation"], f"{path}.rotation") if "rotation" in box else np.zeros(3)
-            obbs.append((c, h, r))
-            order.append(True)
+        _box(ck, box, f"boxes[{i}]", aabbs, obbs, order)
     scene.boxes = Boxes.build(aabbs, obbs, order)
+    if "query_box" in top:
+        query: tuple[list, list, list] = ([], [], [])
+        _box(ck, top["query_box"], "query_box", *query)
+        scene.query_box = Boxes.build(*query)
 
     origins, directions = [], []
     for i, ray in enumerate(ck.items(top.get("rays", []), "rays")):

@@ -14,6 +14,7 @@ import numpy as np
 
 import geometry
 from app.frustum import cull, view_projection
+from app.query_box import classify_query, query_pose
 from app.scene import Boxes, CameraSpec, Scene
 from app.spheres import box_distance, classify_spheres
 
@@ -169,6 +170,11 @@ class DemoState:
         self.sphere_centers = scene.sphere_centers.copy()
         self.sphere_radii = scene.sphere_radii.copy()
         self.active_sphere = 0
+        #: box scenes: the query box the boxes are classified against (else None), and its
+        #: rotation, kept while it is axis-aligned so that B switches back to the same OBB
+        self.query = None if scene.query_box is None else scene.query_box.copy()
+        self.query_rotation = (np.zeros(3) if self.query is None
+                               else self.query.rotation[0].copy())
         self.classes, self.false_positive = self._classify(self.boxes)
         self._moved = np.ones(len(self.boxes), dtype=bool)  # everything needs uploading
         self._recoloured = np.ones(len(self.boxes), dtype=bool)
@@ -184,16 +190,20 @@ class DemoState:
         return geometry.Frustum.from_matrix(view_projection(self.frustum_camera))
 
     def shows_segment(self) -> bool:
-        """Whether the scene classifies by its segment (neither a frustum nor a sphere scene)."""
-        return self.frustum_camera is None and not len(self.sphere_radii)
+        """Whether the scene classifies by its segment (not a frustum, sphere or box scene)."""
+        return self.frustum_camera is None and not len(self.sphere_radii) and self.query is None
 
     def _classify(self, boxes: Boxes) -> tuple[np.ndarray, np.ndarray]:
         """``(classes, false_positive)`` of ``boxes``: against the frustum in a frustum culling
         scene, the spheres in a sphere scene, else the segment (no false positives)."""
         frustum = self.frustum()
         if frustum is None:
-            classes = (classify_spheres(self.sphere_centers, self.sphere_radii, boxes)
-                       if len(self.sphere_radii) else classify_boxes(self.start, self.end, boxes))
+            if len(self.sphere_radii):
+                classes = classify_spheres(self.sphere_centers, self.sphere_radii, boxes)
+            elif self.query is not None:
+                classes = classify_query(self.query, boxes)
+            else:
+                classes = classify_boxes(self.start, self.end, boxes)
             return classes, np.zeros(len(boxes), dtype=bool)
         culled = cull(boxes, frustum)
         return culled.classes, culled.false_positive
@@ -220,6 +230,21 @@ class DemoState:
     def scale_sphere(self, factor: float) -> None:
         """Scale the active sphere's radius by ``factor``; the boxes are classified again."""
         self.sphere_radii[self.active_sphere] *= factor
+        self._reclassify()
+
+    def set_query(self, delta=(0.0, 0.0, 0.0), *, is_obb: bool | None = None,
+                  turn=(0.0, 0.0, 0.0)) -> None:
+        """Move the query box by ``delta``, make it oriented or axis-aligned (``is_obb``; None
+        keeps it) and turn it by ``turn`` (degrees about x, y, z; an axis-aligned box becomes
+        oriented); the boxes are classified again."""
+        q = self.query
+        assert q is not None, "set_query needs a box scene"
+        turn = np.asarray(turn, dtype=np.float64)
+        obb = bool(q.is_obb[0]) if is_obb is None else is_obb
+        obb = obb or bool(turn.any())
+        self.query_rotation = self.query_rotation + turn
+        self.query = query_pose(q.center[0] + np.asarray(delta, dtype=np.float64),
+                                q.half_size[0], self.query_rotation, obb)
         self._reclassify()
 
     def sphere_distance(self) -> float | None:

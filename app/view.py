@@ -200,6 +200,9 @@ class SceneView:
                 outline.add(e[:, 0], e[:, 1], col)
         for center, radius in zip(state.sphere_centers, state.sphere_radii, strict=True):
             outline.add(*sphere_rings(center, radius), colors.SPHERE)
+        if state.query is not None:
+            e = box_edges(state.query, 0)
+            outline.add(e[:, 0], e[:, 1], colors.QUERY_BOX)
         ctx.disable(moderngl.DEPTH_TEST)
         outline.draw(vp, size, width=3.0)
         self.overlay.clear()

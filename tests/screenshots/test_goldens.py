@@ -48,6 +48,8 @@ CASES = [
     # spheres: wire spheres, the boxes coloured against them (red: a sphere inside a box), a
     # selected box's distance from the first sphere's centre in the HUD
     Case("spheres_640x360", "spheres", size=(640, 360), options={"selected": 50}),
+    # box vs box: the query box (an OBB) outlined, the boxes coloured by classify_obb_*
+    Case("boxes_640x360", "boxes", size=(640, 360)),
 ]
 
 

@@ -1,0 +1,68 @@
+"""Box scenes: the query box dragged, switched AABB / OBB and turned through the input
+controller without OpenGL, every box's class from geometry's box-vs-box queries."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import geometry
+from app.bindings import LEFT
+from app.query_box import TURN_DEG
+from app.scene import SceneError, parse_scene
+from tests.app.test_controller import SHOT, drag, make, no_gl, px  # noqa: F401 (no_gl: autouse)
+
+SCENE = {
+    "camera": {"target": [0, 1, 0], "distance": 12, "yaw": 0, "pitch": 0, "fov": 50},
+    "boxes": [{"min": [-1.5, -0.5, -1.5], "max": [1.5, 2.5, 1.5]},
+              {"center": [4, 1, 0], "half_size": [0.5, 0.5, 0.5], "rotation": [0, 30, 0]}],
+    "query_box": {"min": [-4.5, 0.5, -0.5], "max": [-3.5, 1.5, 0.5]},
+}
+
+
+def _expected(st) -> list[int]:
+    q, b = st.query, st.boxes
+    if q.is_obb[0]:
+        a = (q.center[0], q.axes[0], q.half_size[0])
+        return [int(geometry.classify_obb_aabb(*a, b.box_min[0], b.box_max[0])),
+                int(geometry.classify_obb_obb(*a, b.center[1], b.axes[1], b.half_size[1]))]
+    a = (q.box_min[0], q.box_max[0])
+    return [int(geometry.classify_aabb_aabb(*a, b.box_min[0], b.box_max[0])),
+            int(geometry.classify_aabb_obb(*a, b.center[1], b.axes[1], b.half_size[1]))]
+
+
+def test_dragging_switching_and_turning_the_query_box():
+    ctl = make(parse_scene(SCENE, "b.json", "b"), SHOT)
+    st, cam = ctl.state, ctl.camera
+    yaw, pitch, seen = cam.yaw, cam.pitch, [int(st.classes[0])]
+
+    def check():
+        assert st.classes.tolist() == _expected(st), "expected geometry's classes"
+        if seen[-1] != st.classes[0]:
+            seen.append(int(st.classes[0]))
+
+    drag(ctl, LEFT, px(ctl, [-4.1, 1.1, 0.5]), px(ctl, [-0.1, 1.1, 0.5]), steps=8,
+         on_step=check)
+    assert seen == [0, 1, 2], f"expected green -> blue -> red while dragging, saw {seen}"
+    np.testing.assert_allclose(st.query.center[0], [0, 1, 0], atol=0.03,
+                               err_msg="expected the grabbed point to follow the cursor")
+    assert (cam.yaw, cam.pitch) == (yaw, pitch), "dragging the query box must not orbit"
+    ctl.key("B")
+    assert st.query.is_obb[0] and st.classes.tolist() == _expected(st), "expected B: an OBB"
+    for _ in range(3):
+        ctl.key("L")
+    np.testing.assert_allclose(st.query.rotation[0], [0, 3 * TURN_DEG, 0],
+                               err_msg="expected L to turn the query box about y")
+    assert st.classes.tolist() == _expected(st), "expected geometry's classes once turned"
+    ctl.key("B")
+    assert not st.query.is_obb[0] and st.classes.tolist() == _expected(st) == [2, 0], (
+        "expected B back to the AABB, inside box 0")
+    ctl.key("B")
+    np.testing.assert_allclose(st.query.rotation[0], [0, 3 * TURN_DEG, 0],
+                               err_msg="expected B to bring back the turned OBB")
+
+
+def test_a_bad_query_box_is_one_line_naming_the_field():
+    with pytest.raises(SceneError, match=r"^b\.json: query_box\.min: min > max on axis y"):
+        parse_scene({"boxes": [], "query_box": {"min": [0, 2, 0], "max": [1, 1, 1]}}, "b.json",
+                    "b")
