@@ -219,7 +219,9 @@ class SlabLabWindow(mglw.WindowConfig):
 
     def on_mouse_scroll_event(self, x_offset: float, y_offset: float) -> None:
         self._dirty = True
-        self.controller.scroll(y_offset, bool(getattr(self.wnd.modifiers, "shift", False)))
+        shift = bool(getattr(self.wnd.modifiers, "shift", False)) or self.controller.shift
+        # some platforms turn Shift+wheel into a horizontal scroll
+        self.controller.scroll(y_offset or (x_offset if shift else 0.0), shift)
 
     def on_key_event(self, key, action, modifiers: KeyModifiers) -> None:
         """Shift keys are tracked; a press of a key of :data:`app.bindings.KEY_ACTIONS` runs

@@ -66,3 +66,26 @@ def test_a_bad_query_box_is_one_line_naming_the_field():
     with pytest.raises(SceneError, match=r"^b\.json: query_box\.min: min > max on axis y"):
         parse_scene({"boxes": [], "query_box": {"min": [0, 2, 0], "max": [1, 1, 1]}}, "b.json",
                     "b")
+
+
+def test_blue_pixels_are_the_boxes_the_query_box_crosses(egl):
+    from app.colors import CLASS_COLORS
+    from app.headless import headless_app
+    from app.scene import resolve_scene
+
+    app = headless_app(resolve_scene("boxes"), (640, 360))
+
+    def blue_outside_the_hud():
+        app.render_frame()
+        hud = app.view.panels["hud"]
+        rgb = app.read_image().astype(np.float64) / 255.0
+        rgb[: int(hud.y + hud.h) + 1, : int(hud.x + hud.w) + 1] = 0  # its "N blue" text
+        chroma = rgb / np.maximum(rgb.max(-1, keepdims=True), 1e-6)
+        return int((((chroma - CLASS_COLORS[1][1]) ** 2).sum(-1) < 0.02).sum())
+
+    shown, crossed = blue_outside_the_hud(), app.state.counts()[1]
+    app.state.set_query((0.0, 30.0, 0.0))  # above every box
+    without = blue_outside_the_hud()
+    assert crossed > 0 and shown > 20 * crossed and without == 0, (
+        f"expected blue pixels only from the {crossed} boxes the query box crosses ({shown} "
+        f"with them, {without} without)")
