@@ -8,6 +8,7 @@ from numpy.typing import ArrayLike
 from ._exact import scaled, to_float
 from ._validate import as_finite_points, as_matrix44, as_points, check_box_bounds
 from ._value import Value
+from .point_aabb import distance_point_aabb
 
 __all__ = ["AABB"]
 
@@ -119,6 +120,12 @@ class AABB(Value):
         p = as_finite_points("point", point)
         inside = np.all((self._min <= p) & (p <= self._max), axis=-1)
         return bool(inside) if inside.ndim == 0 else inside
+
+    def distance(self, point: ArrayLike) -> float | np.ndarray:
+        """The distance from each point to the box, faithfully rounded (0 inside or on it,
+        ``inf`` for an empty box): :func:`distance_point_aabb`, ``point`` (3,) -> float,
+        (N, 3) -> (N,)."""
+        return distance_point_aabb(point, self._min, self._max)
 
     def closest_point(self, point: ArrayLike) -> np.ndarray:
         """The point of the closed box nearest to each ``point`` (the point itself if inside).

@@ -26,6 +26,7 @@ from ._validate import (
 )
 from ._value import Value
 from .aabb import AABB
+from .point_obb import distance_point_obb
 
 __all__ = ["OBB"]
 
@@ -135,6 +136,12 @@ class OBB(Value):
             offset = point - self._center
             inside = self._holds(point, offset, offset @ self._axes.T)
         return bool(inside) if inside.ndim == 0 else inside
+
+    def distance(self, point: ArrayLike) -> float | np.ndarray:
+        """The distance from each point to the box as evaluated, faithfully rounded (0 inside
+        or on it, ``inf`` for an empty box): :func:`distance_point_obb`, ``point`` (3,) ->
+        float, (N, 3) -> (N,)."""
+        return distance_point_obb(point, self._center, self._axes, self._half_size)
 
     def _holds(self, point: np.ndarray, offset: np.ndarray, local: np.ndarray) -> np.ndarray:
         """Per point, whether the box holds it, exactly: ``local = offset @ axes.T`` computed
