@@ -27,6 +27,7 @@ from .obb_obb import classify_obb_obb
 from .point_obb import distance_point_obb
 from .ray_obb import intersect_ray_obb
 from .segment_obb import classify_segment_obb
+from .sphere_obb import classify_sphere_obb
 from .triangle_obb import triangle_overlaps_obb
 
 
@@ -39,6 +40,7 @@ class OBBTree(BoxTree):
     _box: Callable[..., Any] = staticmethod(classify_aabb_obb)
     _distance: Callable[..., Any] = staticmethod(distance_point_obb)
     _frustum: Callable[..., Any] = staticmethod(classify_obb_frustum)
+    _sphere: Callable[..., Any] = staticmethod(classify_sphere_obb)
 
     def __init__(self, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike) -> None:
         c, a, h = (np.asarray(x) for x in (center, axes, half_size))
@@ -67,10 +69,6 @@ class OBBTree(BoxTree):
         meets = np.asarray(classify_obb_obb(*(x[i] for x in self._obbs),
                                             *(x[j] for x in self._obbs))) != 0
         return SelfPairs(i[meets], j[meets])
-
-    def sphere_pairs(self, center: ArrayLike, radius: ArrayLike) -> NoReturn:
-        raise ValueError("sphere_pairs needs a tree of AABBs (BoxTree(box_min, box_max)): "
-                         "there is no classify_sphere_obb")
 
     def refit(self, box_min: ArrayLike, box_max: ArrayLike) -> NoReturn:
         raise ValueError("refit takes AABBs: build a tree of OBBs afresh with "

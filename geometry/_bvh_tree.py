@@ -142,6 +142,7 @@ class BoxTree:
     _box: Callable[..., Any] = staticmethod(classify_aabb_aabb)
     _distance: Callable[..., Any] = staticmethod(distance_point_aabb)
     _frustum: Callable[..., Any] = staticmethod(classify_aabb_frustum)
+    _sphere: Callable[..., Any] = staticmethod(classify_sphere_aabb)
 
     def __new__(cls, *args: Any) -> BoxTree:
         """Over dask arrays of boxes: a tree per chunk on the workers (:mod:`._bvh_dask`)."""
@@ -164,7 +165,8 @@ class BoxTree:
     def from_obbs(cls, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike) -> BoxTree:
         """A tree over N oriented boxes whose queries answer exactly as the OBB functions
         (``intersect_ray_obb`` ... ``classify_obb_frustum``; ``classify_obb_obb`` for
-        :meth:`self_pairs`); :meth:`sphere_pairs` and :meth:`refit` are a ``ValueError``.
+        :meth:`self_pairs`, ``classify_sphere_obb`` for :meth:`sphere_pairs`); :meth:`refit` is a
+        ``ValueError``.
 
         Parameters
         ----------
@@ -342,7 +344,7 @@ class BoxTree:
         c = np.broadcast_to(c, lead + (3,)).reshape(-1, 3)
         r = np.broadcast_to(r, lead).reshape(-1)
         query, pos = distance_walks().within(self._tree, work(c), work(r))
-        kind = np.asarray(classify_sphere_aabb(c[query], r[query], *self._boxes(pos)))
+        kind = np.asarray(self._sphere(c[query], r[query], *self._boxes(pos)))
         meets = kind != 0
         return SpherePairs(*sorted_pairs(query[meets], self._tree.order[pos[meets]],
                                          kind[meets]))

@@ -10,6 +10,7 @@ from ._validate import as_finite_points, as_matrix44, as_points, check_box_bound
 from ._value import Value
 from .aabb_aabb import classify_aabb_aabb
 from .aabb_obb import classify_aabb_obb
+from .point_aabb import distance_point_aabb
 from .results import IntersectionType
 
 __all__ = ["AABB"]
@@ -135,6 +136,12 @@ class AABB(Value):
             return classify_aabb_obb(self._min, self._max,  # type: ignore[return-value]
                                      *other._values())
         raise ValueError(f"other must be an AABB or an OBB, got {type(other).__name__}")
+
+    def distance(self, point: ArrayLike) -> float | np.ndarray:
+        """The distance from each point to the box, faithfully rounded (0 inside or on it,
+        ``inf`` for an empty box): :func:`distance_point_aabb`, ``point`` (3,) -> float,
+        (N, 3) -> (N,)."""
+        return distance_point_aabb(point, self._min, self._max)
 
     def closest_point(self, point: ArrayLike) -> np.ndarray:
         """The point of the closed box nearest to each ``point`` (the point itself if inside).

@@ -28,6 +28,7 @@ from ._value import Value
 from .aabb import AABB
 from .obb_aabb import classify_obb_aabb
 from .obb_obb import classify_obb_obb
+from .point_obb import distance_point_obb
 from .results import IntersectionType
 
 __all__ = ["OBB"]
@@ -151,6 +152,12 @@ class OBB(Value):
                                     self._half_size, other._center, other._axes,
                                     other._half_size)
         raise ValueError(f"other must be an AABB or an OBB, got {type(other).__name__}")
+
+    def distance(self, point: ArrayLike) -> float | np.ndarray:
+        """The distance from each point to the box as evaluated, faithfully rounded (0 inside
+        or on it, ``inf`` for an empty box): :func:`distance_point_obb`, ``point`` (3,) ->
+        float, (N, 3) -> (N,)."""
+        return distance_point_obb(point, self._center, self._axes, self._half_size)
 
     def _holds(self, point: np.ndarray, offset: np.ndarray, local: np.ndarray) -> np.ndarray:
         """Per point, whether the box holds it, exactly: ``local = offset @ axes.T`` computed

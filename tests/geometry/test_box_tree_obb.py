@@ -14,6 +14,7 @@ from geometry import (
     classify_obb_frustum,
     classify_obb_obb,
     classify_segment_obb,
+    classify_sphere_obb,
     distance_point_obb,
     intersect_ray_obb,
     triangle_overlaps_obb,
@@ -75,6 +76,10 @@ def check(query, c, a, h, p):
         i, j = i[i < j], j[i < j]
         kind = np.asarray(classify_obb_obb(c[i], a[i], h[i], c[j], a[j], h[j]))
         assert_pairs(tree.self_pairs(), i[kind != 0], j[kind != 0])
+    elif query == "sphere_pairs":
+        r = np.abs(p - nxt).max(axis=1) / 2  # from 0 (a point) to reaching the next point
+        kind = np.asarray(classify_sphere_obb(p[q], r[q], c[b], a[b], h[b]))
+        assert_pairs(tree.sphere_pairs(p, r), q[kind != 0], b[kind != 0], kind[kind != 0])
     else:  # nearest_boxes
         k = 3
         dist = np.asarray(distance_point_obb(p[q], c[b], a[b], h[b])).reshape(m, n)
@@ -88,7 +93,7 @@ def check(query, c, a, h, p):
 
 
 QUERIES = ["nearest_ray_hits", "ray_pairs", "segment_pairs", "triangle_pairs", "box_pairs",
-           "self_pairs", "nearest_boxes"]
+           "self_pairs", "sphere_pairs", "nearest_boxes"]
 
 
 @pytest.mark.parametrize("query", QUERIES)
@@ -111,15 +116,13 @@ def test_obb_tree_frustum_as_brute_force(name, boxes, conservative):
     assert_pairs(got, np.flatnonzero(kind), kind[kind != 0])
 
 
-def test_obb_tree_nodes_hold_the_boxes_and_refuse_aabb_only_queries():
+def test_obb_tree_nodes_hold_the_boxes_and_refuse_a_refit():
     a = np.array([[0.6, 0.8, 0.0], [-0.8, 0.6, 0.0], [0.0, 0.0, 1.0]])
     c, h = np.array([[1.0, 2.0, 3.0], [5.0, 5.0, 5.0]]), np.array([[1.0, 2.0, 0.5], [1, -1, 1]])
     tree = BoxTree.from_obbs(c, np.stack([a, a]), h)
     box = OBB(c[0], a, h[0]).aabb()
     assert tree.box_pairs(box.min, box.max).box_index.tolist() == [0], \
         "the query box equal to box 0's aabb() meets box 0 only (box 1 is empty)"
-    with pytest.raises(ValueError, match="sphere_pairs needs a tree of AABBs"):
-        tree.sphere_pairs([0, 0, 0], 1.0)
     with pytest.raises(ValueError, match="refit takes AABBs"):
         tree.refit(c, c)
     with pytest.raises(ValueError, match=r"axes must have shape \(N, 3, 3\)"):

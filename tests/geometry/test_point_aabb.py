@@ -123,3 +123,12 @@ def test_bad_values_name_the_argument(point, box_min, box_max, name):
         distance_point_aabb(point, box_min, box_max)
     with pytest.raises(ValueError, match=name):
         distance_point_aabb([point] * 2, box_min, box_max)
+
+
+def test_the_value_method_is_the_function():
+    box = AABB([0, 0, 0], [1, 1, 1])
+    assert box.distance([4, -4, 0.5]) == 5.0, "AABB.distance: expected 5 beyond an edge"
+    points = np.array([[4.0, -4, 0.5], [0.5, 0.5, 0.5]])
+    np.testing.assert_array_equal(box.distance(points), distance_point_aabb(points, box.min,
+                                                                            box.max))
+    assert AABB.empty().distance([0, 0, 0]) == INF, "the empty box: expected inf"

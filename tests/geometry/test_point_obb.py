@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from geometry import distance_point_aabb, distance_point_obb
+from geometry import OBB, distance_point_aabb, distance_point_obb
 from tests.geometry import exact_reference as ref
 from tests.strategies import batches, half_sizes_generic, points, rotations
 
@@ -28,14 +28,16 @@ def points_near_rotated_boxes(draw):
     corner point mapped to the world in floats (so within an ulp or so of the surface), moved
     along a drawn vector by a drawn amount (0 in a quarter of the draws)."""
     center, axes, half = draw(points()), draw(rotations()), draw(half_sizes_generic)
-    u = half * np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=3, max_size=3)))
+    signs = np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=3, max_size=3)))
     free = draw(st.integers(0, 3))  # 3: a corner; else that axis runs free (an edge)
-    scale = draw(st.floats(-1, 1)) if free < 3 else 1.0
+    along = draw(st.floats(-1, 1))
     step = draw(st.sampled_from([0.0, 1e-9, 0.5, 3.0]))
-    offset = draw(points())
+    move = draw(points())
     with np.errstate(all="ignore"):  # building a case: tiny products may underflow, harmlessly
-        u[free % 3] *= scale
-        p = center + axes.T @ u + step * offset
+        u = half * signs
+        if free < 3:
+            u[free] *= along
+        p = center + axes.T @ u + step * move
     return p, center, axes, half
 
 
@@ -145,3 +147,9 @@ def test_bad_values_name_the_argument(args, name):
         distance_point_obb(*args)
     with pytest.raises(ValueError, match=name):  # a batch: per-item arguments, as above
         distance_point_obb(*(np.broadcast_to(a, (2, *np.shape(a))) for a in args))
+
+
+def test_the_value_method_is_the_function():
+    box = OBB([0, 0, 0], _PERM, [1, 1, 1])
+    assert box.distance([-6, 4, -3]) == distance_point_obb([-6, 4, -3], [0, 0, 0], _PERM,
+                                                          [1, 1, 1]), "OBB.distance"
