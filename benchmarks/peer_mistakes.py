@@ -17,9 +17,9 @@ C++ doubles and Java floats do):
   ``epsilon * (sum of half sizes)``, so boxes that far apart -- along a face normal, or along
   an edge x edge axis where only that axis separates them -- are reported as overlapping; and
   rounding the frame change misses smaller gaps still. (pyrr has no box-box test.)
-- three.js ``Box3.distanceToPoint``: clamp the point to the box, then ``sqrt(dx^2 + dy^2 +
-  dz^2)``, whose squares overflow to inf or underflow to 0 where the distance itself is an
-  ordinary float.
+- three.js ``Box3.intersectsSphere`` and ``Box3.distanceToPoint``: clamp the point to the box,
+  then compare ``dx^2 + dy^2 + dz^2`` with ``r * r`` or take its ``sqrt``; the squares overflow
+  to inf or underflow to 0 where the distance itself is an ordinary float.
 """
 
 from __future__ import annotations
@@ -94,6 +94,13 @@ def joml_obb(a: Any, b: Any) -> bool:
     return ericson_obb_overlap(a, b, 1e-5, np.float32)
 
 
+def threejs_sphere(ball: Any, box: Any) -> bool:
+    """three.js ``Box3.intersectsSphere``: ``clampPoint``, then ``distanceToSquared <= r * r``."""
+    (c, r), (lo, hi) = ball, box
+    d = [float(c[k]) - min(max(float(c[k]), float(lo[k])), float(hi[k])) for k in range(3)]
+    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= r * r
+
+
 def threejs_distance(point: Any, box: Any) -> float:
     """three.js ``Box3.distanceToPoint``: ``clampPoint`` then ``Vector3.distanceTo``."""
     (p,), (lo, hi) = point, box
@@ -115,11 +122,18 @@ class Case(NamedTuple):
     def distance(self) -> bool:
         return len(self.query) == 1
 
+    @property
+    def sphere(self) -> bool:
+        return len(self.query) == 2 and np.ndim(self.query[1]) == 0
+
     def slablab(self) -> Any:
         """slablab's answer: whether the boxes overlap (its class is not NONE), or the
         distance."""
         if self.distance:
             return float(geometry.distance_point_aabb(*self.query, *self.box))
+        if self.sphere:
+            return bool(geometry.classify_sphere_aabb(*self.query, *self.box)
+                        != geometry.IntersectionType.NONE)
         kinds = "_".join("aabb" if len(b) == 2 else "obb" for b in (self.query, self.box))
         classify = getattr(geometry, f"classify_{kinds}")
         return bool(classify(*self.query, *self.box) != geometry.IntersectionType.NONE)
@@ -128,6 +142,8 @@ class Case(NamedTuple):
         """Whether the boxes overlap, or the exact squared distance (a Fraction)."""
         if self.distance:
             return exact_arbiter.squared_distance(self.box, self.query[0])
+        if self.sphere:
+            return exact_arbiter.sphere_class(self.box, *self.query) != 0
         return exact_arbiter.box_class(self.query, self.box) != 0
 
     def right(self, answer: Any) -> bool:
@@ -167,6 +183,8 @@ CASES = [
     Case("JOML Intersectionf.testObOb", "tilted 0.01 rad, 9e-7 apart (edge x edge)",
          joml_obb,
          UNIT_OBB, ([1.7090952396392822, 1.7090952396392822, 0.0], TILT_1E2_F32, [1.0] * 3)),
+    Case("three.js Box3.intersectsSphere", "3e200 away, radius 1e200: both squares inf",
+         threejs_sphere, ([3e200, 0.5, 0.5], 1e200), ([0.0] * 3, [1.0] * 3)),
     Case("three.js Box3.distanceToPoint", "1e200 away: the squares overflow", threejs_distance,
          ([1e200, 1e200, 0.5],), ([0.0] * 3, [1.0] * 3)),
     Case("three.js Box3.distanceToPoint", "1e-200 outside: the squares underflow",
@@ -188,6 +206,8 @@ def rows(cases: list[Case] = CASES) -> list[tuple[Case, Any, Any, Any]]:
 
 
 def _inputs(box: tuple[Any, ...]) -> str:
+    if len(box) == 2 and np.ndim(box[1]) == 0:
+        return f"center {list(box[0])}, radius {box[1]}"
     if len(box) == 1:
         return f"point {list(box[0])}"
     if len(box) == 2:
