@@ -1,15 +1,13 @@
-"""``BoxTree``'s implementation (the public module: :mod:`.box_tree`): a bounding-volume
-hierarchy with the per-box answers.
+"""``BoxTree`` (public in :mod:`.box_tree`): a bounding-volume hierarchy with per-box answers.
 
-``BoxTree`` answers ``intersect_ray_aabb``, ``classify_segment_aabb``,
-``triangle_overlaps_aabb``, ``classify_aabb_aabb`` (and the boxes' own pairs),
-``distance_point_aabb`` (the k nearest boxes) and ``classify_aabb_frustum`` for M queries
-against N boxes without testing every pair. The tree's walks (:mod:`._bvh`, :mod:`._bvh_pairs`,
-:mod:`._bvh_distance`, :mod:`._bvh_frustum`) only *collect candidates*: their float64 tests are
-exact comparisons or widened by certified error bounds, so a box whose answer is not a miss /
-NONE (or among the k nearest) is never left out. Every candidate pair is
-then answered by the public per-box function itself, in one batched call, so hits, classes and
-t values are exactly theirs, bit for bit.
+It answers ``intersect_ray_aabb``, ``classify_segment_aabb``, ``triangle_overlaps_aabb``,
+``classify_aabb_aabb`` (and the boxes' own pairs), ``classify_sphere_aabb``,
+``distance_point_aabb`` (the k nearest boxes) and ``classify_aabb_frustum`` for M queries against
+N boxes without testing every pair. Its walks (:mod:`._bvh`, :mod:`._bvh_pairs`,
+:mod:`._bvh_distance`, :mod:`._bvh_frustum`) only *collect candidates*, with exact comparisons
+or bounds widened by certified errors, so no box whose answer is not a miss / NONE (or among the
+k nearest) is left out; the public per-box function answers every candidate pair in one batched
+call, so hits, classes and t values are exactly its own, bit for bit.
 """
 
 from __future__ import annotations
