@@ -65,10 +65,8 @@ __all__ = ["OUT_ABS", "OUT_REL", "VARIANTS", "BoxTree", "distance_walks"]
 OUT_REL: dict[type, float] = {np.float32: 2.0**-19, np.float64: 2.0**-48}
 OUT_ABS: dict[type, float] = {np.float32: 2.0**-120, np.float64: 2.0**-1000}
 
-#: The trees of other leaves or storage, each a subclass in a module of its own that imports
-#: this one and registers itself here (:mod:`.box_tree` imports them): "obb", the tree
-#: :meth:`BoxTree.from_obbs` builds (:mod:`._bvh_obb`); "dask", the one ``BoxTree(...)`` builds
-#: over dask arrays (:mod:`._bvh_dask`).
+#: Subclasses that register here from modules importing this one (:mod:`.box_tree` imports
+#: them): "obb", :meth:`BoxTree.from_obbs`'s (:mod:`._bvh_obb`); "dask", over dask arrays.
 VARIANTS: dict[str, type[BoxTree]] = {}
 
 
