@@ -4,11 +4,11 @@ Profiles (pick one with HYPOTHESIS_PROFILE=<name>; CI=<anything> selects "ci"):
 
 * ``dev`` (default): derandomized, 50 examples per property test, for quick local runs that draw
   the same inputs every time;
-* ``ci``: random inputs, a fresh seed every run, 60 examples per property test, no deadline,
+* ``ci``: random inputs, a fresh seed every run, 45 examples per property test, no deadline,
   failure blobs printed. The seed is printed in the report header: rerun a failure with
   ``CI=true pytest --hypothesis-seed=<seed> ...`` (or paste the ``@reproduce_failure`` blob).
   Most property tests draw a *batch* of 1-10 cases per example (:func:`batches`), about 7 on
-  average, so each sees ~400 new cases a run (the strategies reach every class and face in
+  average, so each sees ~300 new cases a run (the strategies reach every class and face in
   each run: tests/geometry/test_strategies.py) -- within the suite's time budget of 300 s on
   two cores, where hypothesis' data generation and the exact reference are the cost;
 * ``explore``: random seeds, 5000 examples -- for hunting new counterexamples by hand (fix
@@ -35,7 +35,7 @@ _COMMON = dict(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.register_profile("dev", max_examples=50, derandomize=True, database=None, **_COMMON)
-settings.register_profile("ci", max_examples=60, database=None, **_COMMON)
+settings.register_profile("ci", max_examples=45, database=None, **_COMMON)
 # explore keeps hypothesis' example database, so that a counterexample it finds replays
 settings.register_profile("explore", max_examples=5000, **_COMMON)
 settings.load_profile(
