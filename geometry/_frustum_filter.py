@@ -8,7 +8,7 @@ import numpy as np
 from ._floats import jitable
 from ._tolerances import CROSS_BOUND, FILTER_UNIT, OBB_DEFECT_BOUND, PLANE_ABSOLUTE, PLANE_BOUND
 
-__all__ = ["aabb_cross_axes", "aabb_plane", "obb_axes", "obb_plane"]
+__all__ = ["aabb_cross_axes", "aabb_plane", "aabb_planes", "obb_axes", "obb_plane"]
 
 
 @jitable
@@ -25,6 +25,39 @@ def aabb_plane(nx: float, ny: float, nz: float, o: float, cx: float, cy: float, 
     bound = 2.0 * PLANE_BOUND * FILTER_UNIT * ((abs(nx) + abs(ny) + abs(nz)) * big + abs(o)) \
         + PLANE_ABSOLUTE
     return middle + r, middle - r, middle, bound
+
+
+@jitable
+def aabb_planes(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, n0x: float,
+                n0y: float, n0z: float, o0: float, n1x: float, n1y: float, n1z: float, o1: float,
+                n2x: float, n2y: float, n2z: float, o2: float, n3x: float, n3y: float,
+                n3z: float, o3: float, n4x: float, n4y: float, n4z: float, o4: float,
+                n5x: float, n5y: float, n5z: float, o5: float
+                ) -> tuple[bool, bool, bool, bool, bool, bool, float]:
+    """The box ``[l, h]`` against the six planes (:func:`aabb_plane` each), surely:
+    ``(behind, inside, ahead, cut, centred, huge, big)``: behind one plane wholly, inside every
+    plane strictly, ahead of every plane with its farthest corner, cut into by a plane (its
+    nearest corner behind it), its centre inside every plane; ``huge`` where a bound overflowed
+    (then no comparison holds); ``big`` the box's size bound the cross axes take too."""
+    cx, cy, cz = (lx + hx) * 0.5, (ly + hy) * 0.5, (lz + hz) * 0.5
+    ex, ey, ez = (hx - lx) * 0.5, (hy - ly) * 0.5, (hz - lz) * 0.5
+    big = max(max(abs(cx), abs(cy)), abs(cz)) + max(max(ex, ey), ez)
+    far0, near0, mid0, b0 = aabb_plane(n0x, n0y, n0z, o0, cx, cy, cz, ex, ey, ez, big)
+    far1, near1, mid1, b1 = aabb_plane(n1x, n1y, n1z, o1, cx, cy, cz, ex, ey, ez, big)
+    far2, near2, mid2, b2 = aabb_plane(n2x, n2y, n2z, o2, cx, cy, cz, ex, ey, ez, big)
+    far3, near3, mid3, b3 = aabb_plane(n3x, n3y, n3z, o3, cx, cy, cz, ex, ey, ez, big)
+    far4, near4, mid4, b4 = aabb_plane(n4x, n4y, n4z, o4, cx, cy, cz, ex, ey, ez, big)
+    far5, near5, mid5, b5 = aabb_plane(n5x, n5y, n5z, o5, cx, cy, cz, ex, ey, ez, big)
+    behind = (far0 < -b0) | (far1 < -b1) | (far2 < -b2) | (far3 < -b3) | (far4 < -b4) \
+        | (far5 < -b5)
+    inside = (near0 > b0) & (near1 > b1) & (near2 > b2) & (near3 > b3) & (near4 > b4) \
+        & (near5 > b5)
+    ahead = (far0 > b0) & (far1 > b1) & (far2 > b2) & (far3 > b3) & (far4 > b4) & (far5 > b5)
+    cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) | (near4 < -b4) \
+        | (near5 < -b5)
+    centred = (mid0 > b0) & (mid1 > b1) & (mid2 > b2) & (mid3 > b3) & (mid4 > b4) & (mid5 > b5)
+    huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
+    return behind, inside, ahead, cut, centred, huge, big
 
 
 @jitable

@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike
 from ._dask import dask_aware
 from ._engine import CLASS, Query
 from ._frustum_exact import classify_aabb, registered
-from ._frustum_filter import aabb_cross_axes, aabb_plane
+from ._frustum_filter import aabb_cross_axes, aabb_planes
 from ._validate import BOX_MAX, BOX_MIN, FRUSTUM_AABB_AXES, FRUSTUM_PLANES
 from .frustum import Frustum
 from .results import IntersectionType
@@ -68,30 +68,13 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, n0
     total = lx + ly + lz + hx + hy + hz
     bad = (not total - total == 0.0) | (not trust == 1.0)
     empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
-    cx, cy, cz = (lx + hx) * 0.5, (ly + hy) * 0.5, (lz + hz) * 0.5
-    ex, ey, ez = (hx - lx) * 0.5, (hy - ly) * 0.5, (hz - lz) * 0.5
-    big = max(max(abs(cx), abs(cy)), abs(cz)) + max(max(ex, ey), ez)
-    far0, near0, mid0, b0 = aabb_plane(n0x, n0y, n0z, o0, cx, cy, cz, ex, ey, ez, big)
-    far1, near1, mid1, b1 = aabb_plane(n1x, n1y, n1z, o1, cx, cy, cz, ex, ey, ez, big)
-    far2, near2, mid2, b2 = aabb_plane(n2x, n2y, n2z, o2, cx, cy, cz, ex, ey, ez, big)
-    far3, near3, mid3, b3 = aabb_plane(n3x, n3y, n3z, o3, cx, cy, cz, ex, ey, ez, big)
-    far4, near4, mid4, b4 = aabb_plane(n4x, n4y, n4z, o4, cx, cy, cz, ex, ey, ez, big)
-    far5, near5, mid5, b5 = aabb_plane(n5x, n5y, n5z, o5, cx, cy, cz, ex, ey, ez, big)
-    behind = (far0 < -b0) | (far1 < -b1) | (far2 < -b2) | (far3 < -b3) | (far4 < -b4) \
-        | (far5 < -b5)
-    inside = (near0 > b0) & (near1 > b1) & (near2 > b2) & (near3 > b3) & (near4 > b4) \
-        & (near5 > b5)
-    centred = (mid0 > b0) & (mid1 > b1) & (mid2 > b2) & (mid3 > b3) & (mid4 > b4) & (mid5 > b5)
-    # an overflow leaves a bound infinite (or a value NaN: then no comparison holds)
-    huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
-    # a plane cuts into the box for sure: not INCLUDE
-    cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) | (near4 < -b4) \
-        | (near5 < -b5)
+    behind, inside, ahead, cut, centred, huge, big = aabb_planes(
+        lx, ly, lz, hx, hy, hz, n0x, n0y, n0z, o0, n1x, n1y, n1z, o1, n2x, n2y, n2z, o2, n3x,
+        n3y, n3z, o3, n4x, n4y, n4z, o4, n5x, n5y, n5z, o5)
+    # a plane cutting into the box for sure rules out INCLUDE
     sure = behind | inside | (centred & cut)
     separated = False
     if (not first_pass) & (not sure):
-        ahead = (far0 > b0) & (far1 > b1) & (far2 > b2) & (far3 > b3) & (far4 > b4) \
-            & (far5 > b5)
         beside = (hx < fx) | (hy < fy) | (hz < fz) | (lx > gx) | (ly > gy) | (lz > gz)
         crossed, overlapping = aabb_cross_axes(
             lx, ly, lz, hx, hy, hz, big,
@@ -130,24 +113,10 @@ def _conservative_filter(lx: float, ly: float, lz: float, hx: float, hy: float, 
     total = lx + ly + lz + hx + hy + hz
     bad = (not total - total == 0.0) | (not trust == 1.0)
     empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
-    cx, cy, cz = (lx + hx) * 0.5, (ly + hy) * 0.5, (lz + hz) * 0.5
-    ex, ey, ez = (hx - lx) * 0.5, (hy - ly) * 0.5, (hz - lz) * 0.5
-    big = max(max(abs(cx), abs(cy)), abs(cz)) + max(max(ex, ey), ez)
-    far0, near0, mid0, b0 = aabb_plane(n0x, n0y, n0z, o0, cx, cy, cz, ex, ey, ez, big)
-    far1, near1, mid1, b1 = aabb_plane(n1x, n1y, n1z, o1, cx, cy, cz, ex, ey, ez, big)
-    far2, near2, mid2, b2 = aabb_plane(n2x, n2y, n2z, o2, cx, cy, cz, ex, ey, ez, big)
-    far3, near3, mid3, b3 = aabb_plane(n3x, n3y, n3z, o3, cx, cy, cz, ex, ey, ez, big)
-    far4, near4, mid4, b4 = aabb_plane(n4x, n4y, n4z, o4, cx, cy, cz, ex, ey, ez, big)
-    far5, near5, mid5, b5 = aabb_plane(n5x, n5y, n5z, o5, cx, cy, cz, ex, ey, ez, big)
-    behind = (far0 < -b0) | (far1 < -b1) | (far2 < -b2) | (far3 < -b3) | (far4 < -b4) \
-        | (far5 < -b5)
-    inside = (near0 > b0) & (near1 > b1) & (near2 > b2) & (near3 > b3) & (near4 > b4) \
-        & (near5 > b5)
+    behind, inside, ahead, cut, centred, huge, big = aabb_planes(
+        lx, ly, lz, hx, hy, hz, n0x, n0y, n0z, o0, n1x, n1y, n1z, o1, n2x, n2y, n2z, o2, n3x,
+        n3y, n3z, o3, n4x, n4y, n4z, o4, n5x, n5y, n5z, o5)
     # INTERSECT is sure when no plane can have the box behind it and one cuts into it
-    ahead = (far0 > b0) & (far1 > b1) & (far2 > b2) & (far3 > b3) & (far4 > b4) & (far5 > b5)
-    cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) | (near4 < -b4) \
-        | (near5 < -b5)
-    huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
     code = 0 if behind | empty else (2 if inside else 1)
     return code, bad | huge | ((not empty) & (not (behind | inside | (ahead & cut))))
 
