@@ -149,6 +149,8 @@ class SceneView:
             self._draw_below(state, camera, vp, size)
             if plan == "build" and dragged is not None:
                 self.box_view.hide(state, dragged, False)
+                self._add_hit_outlines(state, dragged)  # theirs are drawn once too
+                self._draw_overlay(vp, size)
                 cache.copy_to(frame)
         if plan is not None and dragged is not None:
             self.box_view.draw_one(state, dragged, camera, vp, LIGHT_DIR)
@@ -165,11 +167,11 @@ class SceneView:
 
         # outlines: boxes the segment touches, triangle overlaps, hover, selection, spheres
         outline = self.overlay
-        for cls in (IntersectionType.INTERSECT, IntersectionType.INCLUDE):
-            touched = np.flatnonzero(state.classes == cls)[:MAX_HIT_OUTLINES]
-            if len(touched):
-                e = box_edges(state.boxes, touched).reshape(-1, 2, 3)
-                outline.add(e[:, 0], e[:, 1], tuple(colors.CLASS_RGB[cls]))
+        if plan is None:
+            self._add_hit_outlines(state)
+        elif dragged is not None and state.classes[dragged]:  # the others' are in the cache
+            e = box_edges(state.boxes, dragged)
+            outline.add(e[:, 0], e[:, 1], tuple(colors.CLASS_RGB[state.classes[dragged]]))
         if state.highlight_triangles and state.overlaps.any():
             e = box_edges(state.boxes, np.flatnonzero(state.overlaps)).reshape(-1, 2, 3)
             outline.add(e[:, 0], e[:, 1], colors.TRIANGLE_OVERLAP)
@@ -182,9 +184,7 @@ class SceneView:
         if state.query is not None:
             e = box_edges(state.query, 0)
             outline.add(e[:, 0], e[:, 1], colors.QUERY_BOX)
-        ctx.disable(moderngl.DEPTH_TEST)
-        outline.draw(vp, size, width=3.0)
-        self.overlay.clear()
+        self._draw_overlay(vp, size)
 
         # panels first (their rectangles are where in-scene labels must not go), then the
         # explain overlay, markers and handles, always on top
@@ -263,6 +263,22 @@ class SceneView:
         # behind a nearer one is hidden; dense scenes draw their boxes opaque, see
         # app.box_view.DENSE_BOXES; crowded ones draw the hits again on top)
         self.box_view.draw(state, camera, vp, size, LIGHT_DIR)
+
+    def _add_hit_outlines(self, state: DemoState, leave_out: int | None = None) -> None:
+        """The INTERSECT / INCLUDE boxes' outlines in their class colours (at most
+        MAX_HIT_OUTLINES each), but box ``leave_out``'s."""
+        for cls in (IntersectionType.INTERSECT, IntersectionType.INCLUDE):
+            touched = np.flatnonzero(state.classes == cls)[:MAX_HIT_OUTLINES]
+            touched = touched[touched != leave_out]
+            if len(touched):
+                e = box_edges(state.boxes, touched).reshape(-1, 2, 3)
+                self.overlay.add(e[:, 0], e[:, 1], tuple(colors.CLASS_RGB[cls]))
+
+    def _draw_overlay(self, vp: np.ndarray, size: tuple[int, int]) -> None:
+        """The outlines added so far, over everything (depth test off from here on)."""
+        self.ctx.disable(moderngl.DEPTH_TEST)
+        self.overlay.draw(vp, size, width=3.0)
+        self.overlay.clear()
 
     def _add_rays(self, state: DemoState) -> None:
         origins, dirs = state.scene.ray_origins, state.scene.ray_directions
