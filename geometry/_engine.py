@@ -110,6 +110,8 @@ T = "t"  #: output: a float parameter, float32 when every array argument is floa
 
 _OUT_DTYPES = {CLASS: np.int8, BOOL: np.bool_}
 _INF = math.inf
+_F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
+_SCALAR, _POINT, _AXES = (), (3,), (3, 3)  # shapes of one item, compared by identity
 _queries: weakref.WeakSet[Query] = weakref.WeakSet()  # every Query, for _after_fork
 
 
@@ -148,6 +150,17 @@ class Query:
         if contract and T in self.outputs:
             raise ValueError("contract=True is for exact answers: a fused t would differ from "
                              "the interpreted filter's")
+        #: per argument, the shape of one item as a numpy array (the one-item path's test)
+        self._shapes = tuple(_SCALAR if kind.width == 1 else _AXES if kind.item_dims == 2
+                             else _POINT if kind.width == 3 else (kind.width,)
+                             for kind in self.kinds)
+        #: the arguments the filter takes after the items' as Python runs it, for float64 and
+        #: float32 outputs: ``t32`` if it takes that, ``case`` False and ``first_pass`` False
+        #: if it takes those (module docstring)
+        self._flags = tuple(((t32_out,) if t32 else ()) + ((False,) if case is not None else ())
+                            + ((False,) if second_pass else ()) for t32_out in (False, True))
+        self._single = len(self.outputs) == 1
+        self._t = T in self.outputs
         self._loops: dict[tuple[tuple[bool, ...], bool | None, bool | None],
                           tuple[Callable[..., int], Callable[..., int] | None]] = {}
         # loops compiled, per dtype
@@ -160,66 +173,65 @@ class Query:
         if out is None:
             # One item: its scalars as Python floats, and compute_dtype's rule (float32 when
             # every array argument is) worked out on the way, for the types this path takes:
-            # a float32 (3,) / (3, 3) array or 0-d bound counts as float32, a tuple or list as
-            # float64, and a Python number not at all.
+            # a float32 (3,) / (3, 3) / (W,) array, 0-d array or numpy scalar counts as float32,
+            # a tuple or list as float64, and a Python number not at all. Anything else takes
+            # the general path (which answers one item alike, after its checks).
             flat: list[float] = []
             all32 = True
-            for value, kind in zip(values, self.kinds, strict=True):
+            for value, shape in zip(values, self._shapes, strict=True):
                 t = type(value)
-                if kind.width == 1:
-                    if t is float:
-                        flat.append(value)
-                        continue
-                    if t is int and -EXACT_INT <= value <= EXACT_INT:
-                        flat.append(float(value))
-                        continue
-                    if t is np.ndarray and value.ndim == 0 and value.dtype.kind == "f" \
-                            and value.dtype.itemsize <= 8:
-                        all32 = all32 and value.dtype == np.float32
-                        flat.append(float(value))
-                        continue
-                    break
                 if t is np.ndarray:
-                    if value.shape != ((kind.width,) if kind.item_dims == 1 else (3, 3)):
+                    if value.shape != shape:
                         break
-                    if value.dtype == np.float64:
+                    dtype = value.dtype
+                    if dtype is _F64 or (dtype is not _F32 and dtype == _F64):
                         all32 = False
-                    elif value.dtype != np.float32:
+                    elif dtype is not _F32 and dtype != _F32:
                         break
-                    flat += value.tolist() if kind.item_dims == 1 else value.ravel().tolist()
-                    continue
-                if t is tuple or t is list:
-                    if kind.item_dims == 1:
-                        row = _python_point(value)
-                    else:  # axes as three rows of three numbers
-                        points = ([p for p in map(_python_point, value) if p is not None]
-                                  if len(value) == 3 else [])
-                        row = [x for p in points for x in p] if len(points) == 3 else None
-                    if row is not None:
-                        flat += row
+                    if shape is _SCALAR:
+                        flat.append(value.item())
+                    else:
+                        flat += value.tolist() if shape is not _AXES else value.ravel().tolist()
+                elif t is float:
+                    if shape is not _SCALAR:
+                        break
+                    flat.append(value)
+                elif t is tuple or t is list:
+                    if shape is _POINT:
+                        row = _python_row(value)
+                    elif shape is _AXES:
+                        row = _python_axes(value)
+                    else:
+                        break
+                    if row is None:
+                        break
+                    flat += row
+                    all32 = False
+                else:
+                    number = _python_number(value) if shape is _SCALAR else None
+                    if number is None:
+                        break
+                    flat.append(number)
+                    if t is np.float64:
                         all32 = False
-                        continue
-                break
             else:
                 return self._one(flat, values, all32)
         return self._many(values, out)
 
     def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
-        answer = self.filter(*flat, *self._python_flags(all32))
+        answer = self.filter(*flat, *self._flags[all32])
         if answer[-1]:
             self._check(values)
             answer = self.exact(*flat)
-            if len(self.outputs) == 1:
+            if self._single:
                 answer = (answer,)
             answer = tuple(_rounded(a, kind, np.float64)
                            for a, kind in zip(answer, self.outputs, strict=True))
-        else:
-            answer = answer[:-1]
-        if all32 and T in self.outputs:
+        if all32 and self._t:
             answer = tuple(float(np.float32(a)) if kind == T else a
-                           for a, kind in zip(answer, self.outputs, strict=True))
-        return answer[0] if len(self.outputs) == 1 else answer
+                           for a, kind in zip(answer, self.outputs, strict=False))
+        return answer[0] if self._single else answer[:len(self.outputs)]
 
     def _many(self, values: tuple[Any, ...], out: Any) -> Any:
         arrays = [_as_array(name, value, kind) for name, value, kind
@@ -266,7 +278,7 @@ class Query:
                 count = self._run_loop(columns, flat_outs, doubt, dtype)
             else:
                 count = run_interpreted(self.filter, columns, self.kinds, m, flat_outs, doubt,
-                                        self._python_flags(dtype == np.float32))
+                                        self._flags[dtype == np.float32])
             if count:
                 self._settle(np.flatnonzero(doubt), columns, arrays, flat_outs)
         if out is not None:
@@ -317,13 +329,6 @@ class Query:
                 raise ValueError(f"out[{j}] and out[{k}] overlap: each output needs an array "
                                  "of its own")
         return outs
-
-    def _python_flags(self, t32: bool) -> tuple[bool, ...]:
-        """The arguments the filter takes after the items' as Python runs it: ``t32`` if it
-        takes that, ``case`` False and ``first_pass`` False if it takes those (module
-        docstring)."""
-        return (((t32,) if self.t32 else ()) + ((False,) if self.case is not None else ())
-                + ((False,) if self.second_pass else ()))
 
     # -- values ---------------------------------------------------------------------------------
     def _check(self, values: tuple[Any, ...]) -> None:
@@ -388,21 +393,39 @@ def _rounded(value: Any, kind: str, dtype: type) -> Any:
     return float(np.float32(x)) if dtype == np.float32 else x
 
 
-def _python_point(value: Any) -> list[float] | None:
-    """A point written as a tuple or list of three Python floats or ints (ints that float64
-    holds exactly) as floats; None for anything else (which takes the general path)."""
+def _python_row(value: Any) -> list[float] | None:
+    """A point written as a tuple or list of three Python floats, ints that float64 holds
+    exactly, or numpy float64 scalars, as Python floats; None for anything else (which takes
+    the general path)."""
     if not ((type(value) is tuple or type(value) is list) and len(value) == 3):
         return None
-    out = []
-    for x in value:
-        t = type(x)
-        if t is float:
-            out.append(x)
-        elif t is int and -EXACT_INT <= x <= EXACT_INT:
-            out.append(float(x))
-        else:
-            return None
-    return out
+    x, y, z = value
+    if type(x) is float and type(y) is float and type(z) is float:
+        return [x, y, z]
+    row = [_python_number(v, np.float32) for v in value]
+    return None if None in row else row  # type: ignore[return-value]  # (no None left)
+
+
+def _python_axes(value: Any) -> list[float] | None:
+    """A frame written as three rows (tuples or lists, :func:`_python_row`) as its nine
+    entries, row-major; None for anything else."""
+    if len(value) != 3:
+        return None
+    a, b, c = (_python_row(r) for r in value)
+    return None if a is None or b is None or c is None else a + b + c
+
+
+def _python_number(value: Any, refused: type | None = None) -> float | None:
+    """A Python float, an int that float64 holds exactly, or a numpy float64 or float32 scalar
+    (but not one of type ``refused``), as a Python float; None for anything else."""
+    t = type(value)
+    if t is float:
+        return value  # type: ignore[no-any-return]
+    if t is int:
+        return float(value) if -EXACT_INT <= value <= EXACT_INT else None
+    if (t is np.float64 or t is np.float32) and t is not refused:
+        return float(value)
+    return None
 
 
 def _as_array(name: str, value: Any, kind: Kind) -> np.ndarray:
