@@ -32,7 +32,8 @@ and wires them to the engine once::
   ``AXES`` must be finite and orthonormal: the filter doubts axes that are not
   (:func:`._floats.axes_doubt`), so the check costs no pass of its own.
 - **one item** (every argument a single item: tuples, lists, (3,) arrays, Python numbers): the
-  filter runs on Python floats, ``_exact`` if it doubts; returns a Python scalar (one output) or
+  filter runs on Python floats (with its helpers written in, :mod:`._inline`: CPython pays
+  for calls that numba inlines), ``_exact`` if it doubts; returns a Python scalar (one output) or
   a tuple of them. Nothing is allocated, numba is not imported.
 - **many items**: one compiled loop (numba ``njit``, ``cache=True``, ``nogil``; over contiguous
   pieces of the items in up to :func:`._threads.get_num_threads` threads when the batch is large,
@@ -89,6 +90,7 @@ from typing import Any
 
 import numpy as np
 
+from ._inline import inlined
 from ._loops import Column, compile_loop, get_jit, loop_args, numba_jit_disabled, run_interpreted
 from ._threads import PARALLEL_MIN, in_shares
 from ._validate import (
@@ -161,6 +163,7 @@ class Query:
                             + ((False,) if second_pass else ()) for t32_out in (False, True))
         self._single = len(self.outputs) == 1
         self._t = T in self.outputs
+        self._python: Callable[..., tuple[Any, ...]] | None = None  # :meth:`python_filter`
         self._loops: dict[tuple[tuple[bool, ...], bool | None, bool | None],
                           tuple[Callable[..., int], Callable[..., int] | None]] = {}
         # loops compiled, per dtype
@@ -220,7 +223,7 @@ class Query:
 
     def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
-        answer = self.filter(*flat, *self._flags[all32])
+        answer = (self._python or self.python_filter())(*flat, *self._flags[all32])
         if answer[-1]:
             self._check(values)
             answer = self.exact(*flat)
@@ -232,6 +235,13 @@ class Query:
             answer = tuple(float(np.float32(a)) if kind == T else a
                            for a, kind in zip(answer, self.outputs, strict=False))
         return answer[0] if self._single else answer[:len(self.outputs)]
+
+    def python_filter(self) -> Callable[..., tuple[Any, ...]]:
+        """The filter as CPython runs it: with its helpers inlined (:func:`._inline.inlined`),
+        the same arithmetic, so the same bits; made on first use."""
+        if self._python is None:
+            self._python = inlined(self.filter)
+        return self._python
 
     def _many(self, values: tuple[Any, ...], out: Any) -> Any:
         arrays = [_as_array(name, value, kind) for name, value, kind
@@ -277,7 +287,8 @@ class Query:
             if get_jit() and not numba_jit_disabled():
                 count = self._run_loop(columns, flat_outs, doubt, dtype)
             else:
-                count = run_interpreted(self.filter, columns, self.kinds, m, flat_outs, doubt,
+                count = run_interpreted(self.python_filter(), columns, self.kinds, m,
+                                        flat_outs, doubt,
                                         self._flags[dtype == np.float32])
             if count:
                 self._settle(np.flatnonzero(doubt), columns, arrays, flat_outs)

@@ -98,11 +98,18 @@ def two_product(a: float, b: float) -> tuple[float, float]:
         c = 134217729.0 * b
         bh = c - (c - b)
         bl = b - bh
-        return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    else:
+        e = _product_error(a, b, p)
+    return p, e  # one return: the interpreter writes this into the filters (:mod:`._inline`)
+
+
+def _product_error(a: float, b: float, p: float) -> float:
+    """:func:`two_product`'s ``e`` where Dekker's product is not exact."""
     if p == 0.0 and (a == 0.0 or b == 0.0):
-        return p, 0.0
+        return 0.0
     if math.isfinite(a) and math.isfinite(b):
         if math.isfinite(p):
-            return p, float(Fraction(a) * Fraction(b) - Fraction(p))  # rounded as an FMA does
-        return p, -p  # a * b overflowed: the exact product minus an infinity
-    return p, a * b - p  # a NaN or an infinity in: NaN or infinity out, as an FMA gives
+            return float(Fraction(a) * Fraction(b) - Fraction(p))  # rounded as an FMA does
+        return -p  # a * b overflowed: the exact product minus an infinity
+    return a * b - p  # a NaN or an infinity in: NaN or infinity out, as an FMA gives
