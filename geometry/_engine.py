@@ -25,8 +25,9 @@ and wires them to the engine once::
 
 - **validation at the boundary** of shapes and dtypes: every point-like argument is (..., 3)
   (``AXES`` (..., 3, 3), scalars any shape; a kind of ``width`` W and one item dimension, such
-  as ``FRUSTUM_PLANES``, (..., W): a frustum's constants, passed as one (W,) array), all
-  broadcast over their leading dimensions; ints and extended floats are accepted only where
+  as ``FRUSTUM_PLANES``, (..., W): a frustum's constants, which only the library passes, as one
+  tuple of W Python floats, taken as they are on the one-item path), all broadcast over their
+  leading dimensions; ints and extended floats are accepted only where
   float64 holds them exactly. Values are checked by the filter's doubt: a doubtful item is
   checked here, and a bad one raises a ``ValueError`` naming the argument and its index.
   ``AXES`` must be finite and orthonormal: the filter doubts axes that are not
@@ -153,9 +154,9 @@ class Query:
             raise ValueError("contract=True is for exact answers: a fused t would differ from "
                              "the interpreted filter's")
         #: per argument, the shape of one item as a numpy array (the one-item path's test)
-        self._shapes = tuple(_SCALAR if kind.width == 1 else _AXES if kind.item_dims == 2
-                             else _POINT if kind.width == 3 else (kind.width,)
-                             for kind in self.kinds)
+        self._shapes: tuple[tuple[int, ...], ...] = tuple(
+            _SCALAR if kind.width == 1 else _AXES if kind.item_dims == 2
+            else _POINT if kind.width == 3 else (kind.width,) for kind in self.kinds)
         #: the arguments the filter takes after the items' as Python runs it, for float64 and
         #: float32 outputs: ``t32`` if it takes that, ``case`` False and ``first_pass`` False
         #: if it takes those (module docstring)
@@ -204,6 +205,9 @@ class Query:
                         row = _python_row(value)
                     elif shape is _AXES:
                         row = _python_axes(value)
+                    elif t is tuple and len(value) == shape[0] > 3:
+                        flat += value  # a frustum's constants (module docstring)
+                        continue
                     else:
                         break
                     if row is None:
