@@ -33,9 +33,10 @@ and wires them to the engine once::
   ``AXES`` must be finite and orthonormal: the filter doubts axes that are not
   (:func:`._floats.axes_doubt`), so the check costs no pass of its own.
 - **one item** (every argument a single item: tuples, lists, (3,) arrays, Python numbers): the
-  filter runs on Python floats (with its helpers written in, :mod:`._inline`: CPython pays
-  for calls that numba inlines), ``_exact`` if it doubts; returns a Python scalar (one output) or
-  a tuple of them. Nothing is allocated, numba is not imported.
+  filter runs on Python floats (from the 17th call on with its helpers written in,
+  :mod:`._inline`: CPython pays for calls that numba inlines), ``_exact`` if it doubts;
+  returns a Python scalar (one output) or a tuple of them. Nothing is allocated, numba is not
+  imported.
 - **many items**: one compiled loop (numba ``njit``, ``cache=True``, ``nogil``; over contiguous
   pieces of the items in up to :func:`._threads.get_num_threads` threads when the batch is large,
   see :func:`._threads.set_num_threads`) runs the same filter (:mod:`._loops`), writing answers and
@@ -115,6 +116,10 @@ _OUT_DTYPES = {CLASS: np.int8, BOOL: np.bool_}
 _INF = math.inf
 _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 _SCALAR, _POINT, _AXES = (), (3,), (3, 3)  # shapes of one item, compared by identity
+#: One-item calls of a query that run its filter as written, before the one with its helpers
+#: written in is made (tens of ms for the largest filters): a process that answers a few items
+#: does not pay for it.
+_INLINE_AFTER = 16
 _queries: weakref.WeakSet[Query] = weakref.WeakSet()  # every Query, for _after_fork
 
 
@@ -165,6 +170,7 @@ class Query:
         self._single = len(self.outputs) == 1
         self._t = T in self.outputs
         self._python: Callable[..., tuple[Any, ...]] | None = None  # :meth:`python_filter`
+        self._ones = 0  # one-item calls before it
         self._loops: dict[tuple[tuple[bool, ...], bool | None, bool | None],
                           tuple[Callable[..., int], Callable[..., int] | None]] = {}
         # loops compiled, per dtype
@@ -227,7 +233,11 @@ class Query:
 
     def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
-        answer = (self._python or self.python_filter())(*flat, *self._flags[all32])
+        python = self._python
+        if python is None:  # the first few calls run the filter as written (module docstring)
+            self._ones += 1
+            python = self.filter if self._ones <= _INLINE_AFTER else self.python_filter()
+        answer = python(*flat, *self._flags[all32])
         if answer[-1]:
             self._check(values)
             answer = self.exact(*flat)

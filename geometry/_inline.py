@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import inspect
 import itertools
+import re
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -53,30 +55,20 @@ def _function_def(fn: Callable[..., Any]) -> ast.FunctionDef:
     return tree
 
 
-class _Renamer(ast.NodeTransformer):
-    """A helper's body for one call site: locals renamed apart, globals to aliases of the
-    values they name in the helper's module (put in the inlined filter's globals)."""
+class _Globals(ast.NodeTransformer):
+    """A helper's globals (names it reads but does not assign) renamed to aliases of the values
+    they name in its module, for the inlined filter's closure."""
 
-    def __init__(self, fn: Callable[..., Any], local: set[str], args: dict[str, ast.expr],
-                 aliases: dict[str, Any]) -> None:
-        self.fn, self.local, self.args, self.aliases = fn, local, args, aliases
-        self.tag = f"_i{next(_counter)}_"
+    def __init__(self, fn: Callable[..., Any], local: set[str], aliases: dict[str, Any]) -> None:
+        self.fn, self.local, self.aliases = fn, local, aliases
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
-        if node.id in self.aliases:  # a helper's helper, inlined already
+        if node.id in self.local or node.id in self.aliases:  # (a helper's helper's alias)
             return node
-        if node.id in self.args and isinstance(node.ctx, ast.Load):
-            return _copy(self.args[node.id])
-        if node.id in self.local:
-            return ast.copy_location(ast.Name(self.tag + node.id, node.ctx), node)
         value = self.fn.__globals__.get(node.id, getattr(builtins, node.id, None))
         alias = f"_g_{id(value):x}"
         self.aliases[alias] = value
         return ast.copy_location(ast.Name(alias, node.ctx), node)
-
-
-def _copy(node: ast.expr) -> ast.expr:
-    return ast.parse(ast.unparse(node), mode="eval").body
 
 
 class _Inliner:
@@ -138,31 +130,51 @@ class _Inliner:
 
     def _inline(self, fn: Callable[..., Any], args: list[ast.expr],
                 before: list[ast.stmt]) -> ast.expr:
-        tree = _function_def(fn)
-        names = [a.arg for a in tree.args.args]
+        names, template, stored, aliases, pattern = _expanded(fn)
         if len(names) != len(args):
             raise TypeError(f"{fn.__name__} called with {len(args)} arguments")
-        body = _Inliner(fn, self.aliases).statements(tree.body)
-        returns = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Return)]
-        if len(returns) != 1 or body[-1] is not returns[0]:
-            raise TypeError(f"{fn.__name__} returns early")
-        stored = {n.id for stmt in body for n in ast.walk(stmt)
-                  if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        # arguments that are names or constants of parameters the body never assigns go in as
-        # they are (the body assigns only its own renamed locals); the others are evaluated
-        # once, in order, into the parameter as a local
-        passed: dict[str, ast.expr] = {
-            name: arg for name, arg in zip(names, args, strict=True)
-            if isinstance(arg, (ast.Name, ast.Constant)) and name not in stored}
-        renamer = _Renamer(fn, stored | (set(names) - set(passed)), passed, self.aliases)
-        before += [ast.Assign([ast.Name(renamer.tag + name, ast.Store())], arg)
-                   for name, arg in zip(names, args, strict=True) if name not in passed]
-        body = [renamer.visit(stmt) for stmt in body]
+        self.aliases.update(aliases)
+        # the body's locals renamed apart; arguments that are names or constants of parameters
+        # the body never assigns go in as they are (the body assigns only its own renamed
+        # locals), the others are evaluated once, in order, into the parameter as a local
+        tag = f"_i{next(_counter)}_"
+        renamed = {name: tag + name for name in stored}
+        lines = []
+        for name, arg in zip(names, args, strict=True):
+            if isinstance(arg, (ast.Name, ast.Constant)) and name not in stored:
+                renamed[name] = ast.unparse(arg)
+            else:
+                renamed[name] = tag + name
+                lines.append(f"{tag}{name} = {ast.unparse(arg)}\n")
+        text = pattern.sub(lambda m: renamed[m.group(0)], template)
+        body = ast.parse("".join(lines) + text).body  # (parsing is cheaper than copying nodes)
         result = body.pop()
         assert isinstance(result, ast.Return) and result.value is not None
         before += body
         self.changed = True
         return result.value
+
+
+@functools.cache
+def _expanded(fn: Callable[..., Any]
+              ) -> tuple[list[str], str, set[str], dict[str, Any], re.Pattern[str]]:
+    """A helper's parameters; the source of its body with its own helper calls inlined (ending
+    in its one return) and its globals renamed to their aliases; the names it assigns; those
+    aliases; and a pattern that finds its parameters and locals in that source: made once,
+    renamed and parsed again per call site."""
+    tree = _function_def(fn)
+    aliases: dict[str, Any] = {}
+    body = _Inliner(fn, aliases).statements(tree.body)
+    returns = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Return)]
+    if len(returns) != 1 or body[-1] is not returns[0]:
+        raise TypeError(f"{fn.__name__} returns early")
+    names = [a.arg for a in tree.args.args]
+    stored = {n.id for stmt in body for n in ast.walk(stmt)
+              if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    module = _Globals(fn, stored | set(names), aliases).visit(ast.Module(body, type_ignores=[]))
+    template = ast.unparse(ast.fix_missing_locations(module))
+    words = "|".join(sorted(stored | set(names), key=len, reverse=True))
+    return names, template, stored, aliases, re.compile(rf"(?<![\w.])(?:{words})(?!\w)")
 
 
 def inlined(filter: Callable[..., Any]) -> Callable[..., Any]:
@@ -178,11 +190,10 @@ def inlined(filter: Callable[..., Any]) -> Callable[..., Any]:
         return filter
     if not inliner.changed:
         return filter
-    maker = ast.FunctionDef(
-        name="_make", args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in aliases],
-                                         kwonlyargs=[], kw_defaults=[], defaults=[]),
-        body=[tree, ast.Return(ast.Name(tree.name, ast.Load()))], decorator_list=[])
-    module = ast.fix_missing_locations(ast.Module([maker], type_ignores=[]))
+    maker = ast.parse(f"def _make({', '.join(aliases)}):\n    return {tree.name}").body[0]
+    assert isinstance(maker, ast.FunctionDef)
+    maker.body.insert(0, tree)
+    module = ast.Module([maker], type_ignores=[])
     namespace: dict[str, Any] = {}
     exec(compile(module, f"<{filter.__module__}.{filter.__name__}, inlined>", "exec"),
          filter.__globals__, namespace)
