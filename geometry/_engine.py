@@ -69,7 +69,8 @@ A query made with ``Query(..., second_pass=True)`` passes one more after those, 
 True in the compiled loop's pass over every item, where the filter may doubt an item that it
 can settle, only not in a straight line (ray vs OBB: two planes that can both be the entry);
 the loop then runs the filter again, with ``first_pass`` False, on the items it doubted (a loop
-over their indices), before the exact pass. One item, and the interpreted loop, run with
+over their indices, each thread's share right after its first pass: in parallel, and on items
+still in cache), before the exact pass. One item, and the interpreted loop, run with
 ``first_pass`` False.
 
 A query made with ``Query(..., contract=True)`` has its loops compiled with LLVM free to fuse a
@@ -370,26 +371,27 @@ class Query:
         singles = tuple(isinstance(c, tuple) for c in columns)
         case = None if self.case is None else self.case(columns)
         loop, second = self._loop(singles, dtype == np.float32 if self.t32 else None, case)
-        count = self._first_pass(loop, (singles, dtype, case), columns, outs, doubt)
-        if count and second is not None:
-            count = int(second(*loop_args(columns), *outs, doubt, np.flatnonzero(doubt)))
-        return count
+        return self._first_pass(loop, second, (singles, dtype, case), columns, outs, doubt)
 
-    def _first_pass(self, loop: Callable[..., int],
+    def _first_pass(self, loop: Callable[..., int], second: Callable[..., int] | None,
                     key: tuple[tuple[bool, ...], type, bool | None], columns: list[Column],
                     outs: list[np.ndarray], doubt: np.ndarray) -> int:
-        """The loop over every item, in shares on threads where it pays (``key``: the loop's
-        pattern, dtype and case, to know its first call)."""
-        m = doubt.shape[0]
-        if key not in self._ran:  # the first call compiles: run it whole, here
-            count = int(loop(*loop_args(columns), *outs, doubt))
-            self._ran.add(key)
+        """The loop over every item, each share's second pass right after it, in shares on
+        threads where it pays (``key``: the loop's pattern, dtype and case, to know its first
+        call)."""
+        def run(lo: int, hi: int) -> int:
+            args = loop_args(_share(columns, self.kinds, lo, hi))
+            share, flags = [o[lo:hi] for o in outs], doubt[lo:hi]
+            count = int(loop(*args, *share, flags))
+            if count and second is not None:
+                count = int(second(*args, *share, flags, np.flatnonzero(flags)))
             return count
 
-        def run(lo: int, hi: int) -> int:
-            return int(loop(*loop_args(_share(columns, self.kinds, lo, hi)),
-                            *[o[lo:hi] for o in outs], doubt[lo:hi]))
-
+        m = doubt.shape[0]
+        if key not in self._ran:  # the first call compiles: run it whole, here
+            count = run(0, m)
+            self._ran.add(key)
+            return count
         return sum(in_shares(run, m, PARALLEL_MIN))
 
     def _loop(self, singles: tuple[bool, ...], t32: bool | None, case: bool | None
