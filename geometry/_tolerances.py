@@ -135,15 +135,18 @@ RAY_W_MIN = 2.0**-700
 #: 2**-26 |d|, a quarter of float32's least spacing, after the first, the same argument.)
 DISTANCE_FAITHFUL = {np.float64: 2.0**-55, np.float32: 2.0**-27}
 
-#: Point vs box distance from a double-double square sum s_hi + s_lo (``_closest.norm_dd``,
+#: Point vs box distance from a double-double square sum s_hi + s_lo (``_closest.square_sum_dd``,
 #: ``sqrt_dd``): the excesses E_i = e_i + f_i are exact (TwoSum); the squares' sum drops f_i**2
 #: (u**2 S), rounds the products e_i f_i and the sums of the low parts (|s_lo| <= 5 u S, so
-#: 26 u**2 S more), and underflow errs by less than 2**-120 S after the power-of-two scaling:
+#: 26 u**2 S more), and underflow (a few terms, each within 2**-1074) errs by less than
+#: 2**-120 S where S is 0 or within [2**-900, 2**900] (the callers scale into that range, or
+#: doubt the sums outside it; there no square overflows either):
 #: |s_hi + s_lo - S| <= 27.01 u**2 S. The root r = fl(sqrt(s_hi)) has |s - r**2| <= 7.2 u s; the
 #: residual s_hi - r**2 is exact (Sterbenz, TwoProduct), its sums with the low parts round by
 #: 11 u**2 s, the Newton step's division by 4 u**2 sqrt(s) and its truncation by 6.5 u**2 sqrt(s):
 #: r + residual / 2r is within 32 u**2 = 2**-101 of sqrt(S), relatively. This bound, 32x that,
-#: is far below DISTANCE_FAITHFUL (2**-55): every finite item is certified without a test.
+#: is far below DISTANCE_FAITHFUL (2**-55): every item in that range is certified without a
+#: test.
 DISTANCE_DD_RELATIVE = 2.0**-96
 
 # --- planes and frusta vs boxes (plane_aabb, plane_obb, aabb_frustum, obb_frustum) ------------
