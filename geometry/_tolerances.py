@@ -237,6 +237,13 @@ OBB_DISTANCE_SHARE = 0.9
 #: 2.01 u (|s - lo| + r). 2**-50 is 8 u, more than both with the bound's own rounding.
 SPHERE_RELATIVE = 2.0**-50
 SPHERE_ABSOLUTE = 2.0**-1000
+#: Sphere vs AABB, INCLUDE's margins by their computed value m = fl(fl(s - lo) - r) alone:
+#: |m - (s - lo - r)| <= 2.01 u (|s - lo| + r) and |s - lo| + r <= (|m| + 2 r)(1 + 3 u), so
+#: the error is within 2.02 u (|m| + 2 r), less than |m| once |m| > 4.05 u r. One bound for
+#: the six margins (and so for their least), SPHERE_MARGIN r + SPHERE_ABSOLUTE: 2**-48 is
+#: 32 u (a power of two: the product rounds only where it underflows, which the absolute part
+#: covers).
+SPHERE_MARGIN = 2.0**-48
 #: Sphere vs box: excesses, offsets or radii beyond this are doubt (their squares, summed, could
 #: overflow), decided exactly.
 SPHERE_SCALE_MAX = 2.0**500
