@@ -358,8 +358,8 @@ class Controller:
             self.show_scene(scene)
 
     def action_explain(self, name: str, shift: bool) -> None:
-        if not self.state.shows_segment():  # the lesson explains the segment's classes
-            self.say("explain mode shows the segment's classes: not in this scene")
+        if not (self.state.shows_segment() or self.state.query is not None):  # has a lesson
+            self.say("explain mode explains a segment's or a query box's classes: not here")
             return
         self.state.set_explain(not self.state.explain)
 

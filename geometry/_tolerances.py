@@ -135,15 +135,18 @@ RAY_W_MIN = 2.0**-700
 #: 2**-26 |d|, a quarter of float32's least spacing, after the first, the same argument.)
 DISTANCE_FAITHFUL = {np.float64: 2.0**-55, np.float32: 2.0**-27}
 
-#: Point vs box distance from a double-double square sum s_hi + s_lo (``_closest.norm_dd``,
+#: Point vs box distance from a double-double square sum s_hi + s_lo (``_closest.square_sum_dd``,
 #: ``sqrt_dd``): the excesses E_i = e_i + f_i are exact (TwoSum); the squares' sum drops f_i**2
 #: (u**2 S), rounds the products e_i f_i and the sums of the low parts (|s_lo| <= 5 u S, so
-#: 26 u**2 S more), and underflow errs by less than 2**-120 S after the power-of-two scaling:
+#: 26 u**2 S more), and underflow (a few terms, each within 2**-1074) errs by less than
+#: 2**-120 S where S is 0 or within [2**-900, 2**900] (the callers scale into that range, or
+#: doubt the sums outside it; there no square overflows either):
 #: |s_hi + s_lo - S| <= 27.01 u**2 S. The root r = fl(sqrt(s_hi)) has |s - r**2| <= 7.2 u s; the
 #: residual s_hi - r**2 is exact (Sterbenz, TwoProduct), its sums with the low parts round by
 #: 11 u**2 s, the Newton step's division by 4 u**2 sqrt(s) and its truncation by 6.5 u**2 sqrt(s):
 #: r + residual / 2r is within 32 u**2 = 2**-101 of sqrt(S), relatively. This bound, 32x that,
-#: is far below DISTANCE_FAITHFUL (2**-55): every finite item is certified without a test.
+#: is far below DISTANCE_FAITHFUL (2**-55): every item in that range is certified without a
+#: test.
 DISTANCE_DD_RELATIVE = 2.0**-96
 
 # --- planes and frusta vs boxes (plane_aabb, plane_obb, aabb_frustum, obb_frustum) ------------
@@ -234,6 +237,13 @@ OBB_DISTANCE_SHARE = 0.9
 #: 2.01 u (|s - lo| + r). 2**-50 is 8 u, more than both with the bound's own rounding.
 SPHERE_RELATIVE = 2.0**-50
 SPHERE_ABSOLUTE = 2.0**-1000
+#: Sphere vs AABB, INCLUDE's margins by their computed value m = fl(fl(s - lo) - r) alone:
+#: |m - (s - lo - r)| <= 2.01 u (|s - lo| + r) and |s - lo| + r <= (|m| + 2 r)(1 + 3 u), so
+#: the error is within 2.02 u (|m| + 2 r), less than |m| once |m| > 4.05 u r. One bound for
+#: the six margins (and so for their least), SPHERE_MARGIN r + SPHERE_ABSOLUTE: 2**-48 is
+#: 32 u (a power of two: the product rounds only where it underflows, which the absolute part
+#: covers).
+SPHERE_MARGIN = 2.0**-48
 #: Sphere vs box: excesses, offsets or radii beyond this are doubt (their squares, summed, could
 #: overflow), decided exactly.
 SPHERE_SCALE_MAX = 2.0**500
