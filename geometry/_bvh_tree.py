@@ -161,8 +161,8 @@ class BoxTree:
     def from_obbs(cls, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike) -> BoxTree:
         """A tree over N oriented boxes whose queries answer exactly as the OBB functions
         (``intersect_ray_obb`` ... ``classify_obb_frustum``; ``classify_obb_obb`` for
-        :meth:`self_pairs`, ``classify_sphere_obb`` for :meth:`sphere_pairs`); :meth:`refit` is a
-        ``ValueError``.
+        :meth:`self_pairs`, ``classify_sphere_obb`` for :meth:`sphere_pairs`); :meth:`refit`
+        takes new ``(center, axes, half_size)``.
 
         Parameters
         ----------
