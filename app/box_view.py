@@ -48,6 +48,7 @@ class BoxView:
         self.ctx = ctx
         self.boxes = BoxRenderer(ctx, box_program)
         self.hits = BoxRenderer(ctx, box_program)  # crowded scenes: the hits again, on top
+        self.one = BoxRenderer(ctx, box_program)  # a dragged box over a cached frame
         #: each box's row in ``self.hits`` (-1: not a hit); None: rebuild it
         self._hit_rows: np.ndarray | None = None
         self.layer_program = layer_program
@@ -89,45 +90,84 @@ class BoxView:
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         ctx.enable(moderngl.DEPTH_TEST)
 
+    def sync(self, state: DemoState) -> tuple[np.ndarray, np.ndarray]:
+        """Write what changed since the last frame into the instance buffers; returns the
+        indices of the boxes that moved and of those re-classified."""
+        moved, recoloured = state.take_moved(), state.take_recoloured()
+        self.boxes.update(state.boxes, state.drawn_classes(), moved, recoloured)
+        n = len(state.boxes)
+        if not state.show_none or n >= CROWDED_BOXES:
+            self._update_hits(state, moved, recoloured)
+        else:
+            self._hit_rows = None  # the changes of this frame are not in self.hits
+        return moved, recoloured
+
+    def _styles(self, n: int):
+        """``(class_rgb, face_alpha, edge_alpha, edge_white)`` of the pass over every box."""
+        rgb = np.array(colors.DRAWN_RGB, dtype=np.float64)
+        fade = max(MIN_NONE_FADE, min(1.0, math.sqrt(CROWDED_BOXES / max(n, 1))))
+        if n >= DENSE_BOXES:  # opaque: recede by colour
+            none_rgb = rgb.copy()
+            none_rgb[0] *= DENSE_NONE_SHADE
+            return none_rgb, (1.0,) * 4, (1.0,) * 4, (0.55 * fade, 0.55, 0.55, 0.55)
+        # faded edges keep the class's colour (lightened, they would read as grey)
+        return (rgb, (FACE_ALPHA * fade, FACE_ALPHA, FACE_ALPHA, FACE_ALPHA),
+                (fade, 1.0, 1.0, 1.0), (0.55 * fade, 0.55, 0.55, 0.55))
+
     def draw(self, state: DemoState, camera: OrbitCamera, vp: np.ndarray,
              size: tuple[int, int], light_dir) -> None:
         """Every box (NONE ones receding as the scene gets crowded, or left out when the user
-        hid them), then, in a crowded scene, the INTERSECT / INCLUDE boxes over everything."""
+        hid them), then, in a crowded scene, the INTERSECT / INCLUDE boxes over everything
+        (:meth:`sync` first)."""
         ctx, n = self.ctx, len(state.boxes)
-        moved, recoloured = state.take_moved(), state.take_recoloured()
-        self.boxes.update(state.boxes, state.drawn_classes(), moved, recoloured)
         dense, crowded = n >= DENSE_BOXES, n >= CROWDED_BOXES
-        rgb = np.array(colors.DRAWN_RGB, dtype=np.float64)
-        fade = max(MIN_NONE_FADE, min(1.0, math.sqrt(CROWDED_BOXES / max(n, 1))))
         if state.show_none:
-            if dense:  # opaque: recede by colour
-                none_rgb = rgb.copy()
-                none_rgb[0] *= DENSE_NONE_SHADE
-                face, edge = (1.0,) * 4, (1.0,) * 4
-            else:
-                none_rgb = rgb
-                face = (FACE_ALPHA * fade, FACE_ALPHA, FACE_ALPHA, FACE_ALPHA)
-                edge = (fade, 1.0, 1.0, 1.0)
+            none_rgb, face, edge, white = self._styles(n)
             # crowded: the faces that look at the eye only (translucent and faded, the back
             # faces add little to the picture and half the cost), at reduced resolution
             layer = crowded and not dense
             if layer:
                 self._begin_layer(size)
-            # faded edges keep the class's colour (lightened, they would read as grey)
             self.boxes.draw(vp, light_dir, none_rgb, face, edge,
-                            front_only_from=camera.eye() if crowded else None,
-                            edge_white=(0.55 * fade, 0.55, 0.55, 0.55))
+                            front_only_from=camera.eye() if crowded else None, edge_white=white)
             if layer:
                 self._end_layer(size)
         if state.show_none and not crowded:
-            self._hit_rows = None  # the changes of this frame are not in self.hits
             return
-        self._update_hits(state, moved, recoloured)
         on_top = state.show_none  # over the NONE boxes; alone, drawn like any box
         if on_top:
             ctx.disable(moderngl.DEPTH_TEST)
+        rgb = np.array(colors.DRAWN_RGB, dtype=np.float64)
         self.hits.draw(vp, light_dir, rgb, (FACE_ALPHA,) * 4, (1.0,) * 4)
         ctx.enable(moderngl.DEPTH_TEST)
+
+    def hide(self, state: DemoState, index: int, hidden: bool) -> None:
+        """Leave box ``index`` out of both passes (a zero pose draws nothing), or put it back."""
+        rows = self._hit_rows
+        for renderer, row in ((self.boxes, index),
+                              (self.hits, -1 if rows is None else int(rows[index]))):
+            if row < 0:
+                continue
+            if hidden:
+                renderer.models.write(np.zeros(16, dtype="f4").tobytes(), offset=row * 64)
+            else:
+                renderer.write_poses(np.array([row]), state.boxes.subset(np.array([index])))
+
+    def draw_one(self, state: DemoState, index: int, camera: OrbitCamera, vp: np.ndarray,
+                 light_dir) -> None:
+        """Box ``index`` alone, as both passes of a dense scene draw it, over everything."""
+        one, n = self.one, len(state.boxes)
+        one.replace(state.boxes.subset(np.array([index])), state.drawn_classes()[[index]])
+        self.ctx.disable(moderngl.DEPTH_TEST)
+        if state.show_none:
+            none_rgb, face, edge, white = self._styles(n)
+            one.draw(vp, light_dir, none_rgb, face, edge, front_only_from=camera.eye(),
+                     edge_white=white)
+        if state.classes[index] != 0:
+            one.replace(state.boxes.subset(np.array([index])), state.classes[[index]])
+            one.draw(vp, light_dir, np.array(colors.DRAWN_RGB, dtype=np.float64),
+                     (FACE_ALPHA,) * 4, (1.0,) * 4)
+        self.ctx.enable(moderngl.DEPTH_TEST)
 
     def _update_hits(self, state: DemoState, moved: np.ndarray, recoloured: np.ndarray) -> None:
         """Keep ``self.hits`` the INTERSECT / INCLUDE boxes: rebuilt when a class changed (the

@@ -15,6 +15,7 @@ from pyrr import matrix44
 from app import colors
 from app.box_view import BoxView
 from app.camera import OrbitCamera
+from app.drag_cache import DragCache
 from app.frustum import FRUSTUM_EDGES, frustum_corners, view_projection
 from app.hud import fmt_number, help_lines, hud_lines
 from app.labels import Pin, Rect, pin_to_viewport, place_labels
@@ -96,6 +97,7 @@ class SceneView:
         self.ctx = ctx
         box_program = load_program("boxes.glsl")
         self.box_view = BoxView(ctx, box_program, load_program("layer.glsl"))
+        self.drag_cache = DragCache(ctx)
         self.boxes = self.box_view.boxes  # every box (tests and benchmarks count its uploads)
         lines_prog, points_prog = load_program("lines.glsl"), load_program("points.glsl")
         self.lines = LineBatch(ctx, lines_prog)
@@ -118,7 +120,9 @@ class SceneView:
 
     # ------------------------------------------------------------------ frame
     def draw(self, state: DemoState, camera: OrbitCamera, size: tuple[int, int],
-             frame_ms: float = 0.0, message: str = "") -> None:
+             frame_ms: float = 0.0, message: str = "", dragged: int | None = None) -> None:
+        """One frame; ``dragged``: the box a drag is moving (dense scenes then draw the rest
+        of the boxes once, see :mod:`app.drag_cache`)."""
         width, height = size
         if width <= 0 or height <= 0:  # minimised: nothing to draw into
             return
@@ -129,27 +133,28 @@ class SceneView:
         ctx.disable(moderngl.CULL_FACE)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         vp = camera.view_projection()
-
         for b in (self.lines, self.thick, self.overlay, self.points, self.triangles):
             b.clear()
+        moved, recoloured = self.box_view.sync(state)
+        frame, cache = ctx.fbo, self.drag_cache
+        plan = cache.plan(state, dragged, vp, size, moved, recoloured)
+        if plan == "hit":
+            cache.copy_to(frame)
+        else:
+            if plan == "build":
+                assert cache.fbo is not None and dragged is not None
+                cache.fbo.use()
+                ctx.clear(*colors.BACKGROUND, 1.0, depth=1.0)
+                self.box_view.hide(state, dragged, True)
+            self._draw_below(state, camera, vp, size)
+            if plan == "build" and dragged is not None:
+                self.box_view.hide(state, dragged, False)
+                self._add_hit_outlines(state, dragged)  # theirs are drawn once too
+                self._draw_overlay(vp, size)
+                cache.copy_to(frame)
+        if plan is not None and dragged is not None:
+            self.box_view.draw_one(state, dragged, camera, vp, LIGHT_DIR)
 
-        # opaque-ish lines that write depth: grid, gizmo, segment, rays
-        self.lines.add(*self.grid, (0.5, 0.52, 0.56), alpha=0.35)
-        self.thick.add(np.zeros((3, 3)), np.eye(3) * 1.5, (1, 0, 0))
-        self.thick.rows[-1][:, 3:6] = np.repeat(np.eye(3), 2, axis=0)  # x red, y green, z blue
-        if state.frustum_camera is not None:  # its frustum's edges instead of the segment
-            edges = frustum_corners(view_projection(state.frustum_camera))[FRUSTUM_EDGES]
-            self.thick.add(edges[:, 0], edges[:, 1], colors.FRUSTUM)
-        elif state.shows_segment():  # (a sphere scene's spheres are outlined on top)
-            self.thick.add(state.start, state.end, colors.SEGMENT)
-        self._add_rays(state)
-        self.lines.draw(vp, size, width=1.0)
-        self.thick.draw(vp, size, width=4.0)
-
-        # translucent: boxes and triangles (they write depth like everything else, so a face
-        # drawn later behind a nearer one is hidden; dense scenes draw their boxes opaque, see
-        # app.box_view.DENSE_BOXES; crowded ones draw the hits again on top)
-        self.box_view.draw(state, camera, vp, size, LIGHT_DIR)
         if len(state.scene.triangles):
             self.triangles.add(state.scene.triangles, colors.TRIANGLE)
             self.triangles.draw(vp, size, light_dir=LIGHT_DIR)
@@ -162,11 +167,11 @@ class SceneView:
 
         # outlines: boxes the segment touches, triangle overlaps, hover, selection, spheres
         outline = self.overlay
-        for cls in (IntersectionType.INTERSECT, IntersectionType.INCLUDE):
-            touched = np.flatnonzero(state.classes == cls)[:MAX_HIT_OUTLINES]
-            if len(touched):
-                e = box_edges(state.boxes, touched).reshape(-1, 2, 3)
-                outline.add(e[:, 0], e[:, 1], tuple(colors.CLASS_RGB[cls]))
+        if plan is None:
+            self._add_hit_outlines(state)
+        elif dragged is not None and state.classes[dragged]:  # the others' are in the cache
+            e = box_edges(state.boxes, dragged)
+            outline.add(e[:, 0], e[:, 1], tuple(colors.CLASS_RGB[state.classes[dragged]]))
         if state.highlight_triangles and state.overlaps.any():
             e = box_edges(state.boxes, np.flatnonzero(state.overlaps)).reshape(-1, 2, 3)
             outline.add(e[:, 0], e[:, 1], colors.TRIANGLE_OVERLAP)
@@ -179,9 +184,7 @@ class SceneView:
         if state.query is not None:
             e = box_edges(state.query, 0)
             outline.add(e[:, 0], e[:, 1], colors.QUERY_BOX)
-        ctx.disable(moderngl.DEPTH_TEST)
-        outline.draw(vp, size, width=3.0)
-        self.overlay.clear()
+        self._draw_overlay(vp, size)
 
         # panels first (their rectangles are where in-scene labels must not go), then the
         # explain overlay, markers and handles, always on top
@@ -240,6 +243,43 @@ class SceneView:
         ctx.enable(moderngl.DEPTH_TEST)
 
     # ---------------------------------------------------------------- pieces
+    def _draw_below(self, state: DemoState, camera: OrbitCamera, vp: np.ndarray,
+                    size: tuple[int, int]) -> None:
+        """What a dragged box is drawn over: grid, gizmo, segment or frustum, rays, boxes."""
+        # opaque-ish lines that write depth: grid, gizmo, segment, rays
+        self.lines.add(*self.grid, (0.5, 0.52, 0.56), alpha=0.35)
+        self.thick.add(np.zeros((3, 3)), np.eye(3) * 1.5, (1, 0, 0))
+        self.thick.rows[-1][:, 3:6] = np.repeat(np.eye(3), 2, axis=0)  # x red, y green, z blue
+        if state.frustum_camera is not None:  # its frustum's edges instead of the segment
+            edges = frustum_corners(view_projection(state.frustum_camera))[FRUSTUM_EDGES]
+            self.thick.add(edges[:, 0], edges[:, 1], colors.FRUSTUM)
+        elif state.shows_segment():  # (a sphere scene's spheres are outlined on top)
+            self.thick.add(state.start, state.end, colors.SEGMENT)
+        self._add_rays(state)
+        self.lines.draw(vp, size, width=1.0)
+        self.thick.draw(vp, size, width=4.0)
+
+        # translucent: boxes (they write depth like everything else, so a face drawn later
+        # behind a nearer one is hidden; dense scenes draw their boxes opaque, see
+        # app.box_view.DENSE_BOXES; crowded ones draw the hits again on top)
+        self.box_view.draw(state, camera, vp, size, LIGHT_DIR)
+
+    def _add_hit_outlines(self, state: DemoState, leave_out: int | None = None) -> None:
+        """The INTERSECT / INCLUDE boxes' outlines in their class colours (at most
+        MAX_HIT_OUTLINES each), but box ``leave_out``'s."""
+        for cls in (IntersectionType.INTERSECT, IntersectionType.INCLUDE):
+            touched = np.flatnonzero(state.classes == cls)[:MAX_HIT_OUTLINES]
+            touched = touched[touched != leave_out]
+            if len(touched):
+                e = box_edges(state.boxes, touched).reshape(-1, 2, 3)
+                self.overlay.add(e[:, 0], e[:, 1], tuple(colors.CLASS_RGB[cls]))
+
+    def _draw_overlay(self, vp: np.ndarray, size: tuple[int, int]) -> None:
+        """The outlines added so far, over everything (depth test off from here on)."""
+        self.ctx.disable(moderngl.DEPTH_TEST)
+        self.overlay.draw(vp, size, width=3.0)
+        self.overlay.clear()
+
     def _add_rays(self, state: DemoState) -> None:
         origins, dirs = state.scene.ray_origins, state.scene.ray_directions
         for r, (o, d) in enumerate(zip(origins, dirs, strict=True)):

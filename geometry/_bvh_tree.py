@@ -431,12 +431,7 @@ class BoxTree:
         ValueError
             As at the build, and for a shape other than (N, 3).
         """
-        lo, hi = as_tree_boxes(box_min, box_max)
-        if len(lo) != self._n:
-            raise ValueError(f"box_min must have shape ({self._n}, 3), the tree's boxes, "
-                             f"got {lo.shape}")
-        self._dtype = np.dtype(compute_dtype(lo, hi))
-        _compiled().refit(self._tree, work(lo), work(hi))
+        self._tree, self._dtype = _compiled().refit_boxes(self._tree, box_min, box_max)
 
     def rebuild(self) -> None:
         """Build the tree afresh over its current boxes (after :meth:`refit` moved them far);
