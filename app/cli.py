@@ -201,7 +201,8 @@ def _check_lesson_options(args, scene) -> None:
     if args.triangle is not None and not 0 <= args.triangle < len(scene.triangles):
         raise CliError(f"--triangle {args.triangle}: the scene has {len(scene.triangles)} "
                        f"triangles")
-    steps = steps_of(scene.query_box is not None, args.triangle is not None)
+    steps = steps_of(scene.query_box is not None, bool(len(scene.sphere_radii)),
+                     args.triangle is not None)
     if args.step is not None and not 1 <= args.step <= steps:
         raise CliError(f"--step {args.step}: this lesson has steps 1..{steps}")
 

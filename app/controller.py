@@ -358,8 +358,8 @@ class Controller:
             self.show_scene(scene)
 
     def action_explain(self, name: str, shift: bool) -> None:
-        if not (self.state.shows_segment() or self.state.query is not None):  # has a lesson
-            self.say("explain mode explains a segment's or a query box's classes: not here")
+        if self.state.frustum_camera is not None:  # every other scene has a lesson
+            self.say("explain mode has no lesson in a frustum scene")
             return
         self.state.set_explain(not self.state.explain)
 

@@ -199,6 +199,7 @@ class DemoState:
         #: and the boxes outside it that the plane-only test keeps (its false positives)
         self.frustum_camera = (None if scene.frustum_camera is None
                                else replace(scene.frustum_camera))
+        self._frustum: tuple[tuple, geometry.Frustum] | None = None  # (camera key, frustum)
         self.false_positive = np.zeros(len(self.boxes), dtype=bool)
         #: sphere scenes: the spheres the boxes are classified against (else none), and the one
         #: the mouse last grabbed (Shift+wheel resizes it, the HUD measures from its centre)
@@ -220,9 +221,13 @@ class DemoState:
     # ---------------------------------------------------------------- updates
     def frustum(self) -> geometry.Frustum | None:
         """The frustum culling scene's frustum (of ``frustum_camera``), or None."""
-        if self.frustum_camera is None:
+        spec = self.frustum_camera
+        if spec is None:
             return None
-        return geometry.Frustum.from_matrix(view_projection(self.frustum_camera))
+        key = (tuple(spec.target), spec.distance, spec.yaw, spec.pitch, spec.fov)
+        if self._frustum is None or self._frustum[0] != key:  # its exact set-up takes a while
+            self._frustum = key, geometry.Frustum.from_matrix(view_projection(spec))
+        return self._frustum[1]
 
     def shows_segment(self) -> bool:
         """Whether the scene classifies by its segment (not a frustum, sphere or box scene)."""

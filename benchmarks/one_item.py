@@ -96,8 +96,9 @@ def table(rounds: int = 7, calls: int = 2000, out: TextIO | None = None) -> dict
     """Print the table (module docstring) and return {name: median us per call}."""
     out = out or sys.stdout
     timed = cases()
-    for _, call in timed:  # warm up (imports, first-call work)
-        call()
+    for _, call in timed:  # warm up (imports, the work of the first calls)
+        for _ in range(100):
+            call()
     runs: dict[str, list[float]] = {name: [] for name, _ in timed}
     for _ in range(rounds):
         for name, call in timed:

@@ -146,7 +146,7 @@ class _Inliner:
             else:
                 renamed[name] = tag + name
                 lines.append(f"{tag}{name} = {ast.unparse(arg)}\n")
-        text = pattern.sub(lambda m: renamed[m.group(0)], template)
+        text = pattern.sub(lambda m: renamed[m.group(0)], template) if renamed else template
         body = ast.parse("".join(lines) + text).body  # (parsing is cheaper than copying nodes)
         result = body.pop()
         assert isinstance(result, ast.Return) and result.value is not None

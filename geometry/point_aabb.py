@@ -40,8 +40,9 @@ def _filter(px: float, py: float, pz: float, lx: float, ly: float, lz: float, hx
     e0, f0 = excess(px, lx, hx)
     e1, f1 = excess(py, ly, hy)
     e2, f2 = excess(pz, lz, hz)
-    # a sum of the inputs is finite iff they all are (or it overflowed: doubt either way)
-    total = px + py + pz + lx + ly + lz + hx + hy + hz
+    # a sum of the inputs is finite iff they all are (or it overflowed: doubt either way); the
+    # point's terms first (one point for all boxes: a constant of the loop)
+    total = (px + py + pz) + ((lx + hx) + (ly + hy) + (lz + hz))
     empty = (lx > hx) | (ly > hy) | (lz > hz)
     s_hi, s_lo = square_sum_dd(e0, f0, e1, f1, e2, f2)
     scaled = (s_hi <= _SQUARE_MAX) & ((s_hi >= _SQUARE_MIN)

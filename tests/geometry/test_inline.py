@@ -9,6 +9,7 @@ import pytest
 
 import geometry
 from geometry import _engine, _floats, _inline
+from geometry._floats import interpreted
 
 _SPECIAL = (0.0, -0.0, 1.0, -1.0, 0.5, 1e-300, 5e-324, 1e300, math.inf, -math.inf, math.nan)
 
@@ -41,7 +42,8 @@ def _helper(a: float, b: float) -> tuple[float, float]:
 def _probe(x: float, y: float) -> tuple[float, bool]:
     p, q = _helper(x, y * 2.0)
     r = _helper(x, 1.0)[0] if x > 0.0 else 0.0  # a call the statement may skip: left a call
-    return p + q + r, False
+    here = interpreted()  # a helper without arguments or locals
+    return p + q + r, here
 
 
 def test_a_helper_is_written_in_and_a_call_in_a_branch_is_left(monkeypatch):

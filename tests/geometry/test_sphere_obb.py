@@ -95,6 +95,10 @@ def test_identity_axes_agree_with_the_aabb_query():
 _SKEW = np.array([[1.0, 0.0, 0.0], [2.0**-21, 1.0, 0.0], [0.0, 0.0, 1.0]])  # R01 ~ 4.8e-7
 _ROT = np.asarray(pyrr.matrix33.create_from_eulers([0.1, 0.2, 0.3]))
 _BIG, _SMALL = 2.0**990, 2.0**-1000
+_C, _S = float(np.float32(math.cos(1.0))), float(np.float32(math.sin(1.0)))
+_Y32 = np.array([[_C, 0, _S], [0, 1, 0], [-_S, 0, _C]])  # float32 rows: R00 = R22 ~ -7.9e-8
+_C, _S = float(np.float32(math.cos(0.25))), float(np.float32(math.sin(0.25)))
+_Z32 = np.array([[_C, -_S, 0], [_S, _C, 0], [0, 0, 1]])
 #: (center, radius, box_center, axes, half_size, expected): named edge cases, one batch
 EDGES = {
     "inside": ([0.5, 0.5, 0.5], 0.25, [0, 0, 0], IDENTITY, [1, 1, 1], INCLUDE),
@@ -117,6 +121,11 @@ EDGES = {
     "tangent at 2**-1000": ([4 * _SMALL, -5 * _SMALL, 0], 5 * _SMALL, [0, 0, 0], IDENTITY,
                             [_SMALL] * 3, INTERSECT),
     "1e300 apart": ([1e300, 2e300, 0], 2.2e300, [0, 0, 0], _ROT, [1, 1, 1], None),
+    # within 1e-7 of tangency: decided right only with the rows' metric correction
+    "float32 rows, short of a face": ([-1.6829419136047363, 0, 1.0806045532226562],
+                                      0.9999998818799116, [0, 0, 0], _Y32, [0, 0, 1], NONE),
+    "float32 rows, reaching a face": ([0.4948079288005829, 1.9378248453140259, 0],
+                                      1.0000000065700942, [0, 0, 0], _Z32, [0, 1, 0], INTERSECT),
 }
 
 
