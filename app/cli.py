@@ -87,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="select box I (the box explain mode explains)")
     p.add_argument("--step", type=int, default=None, metavar="N",
                    help="with --explain: show step N of the lesson (segment: 1-3 the x, y, z "
-                        "slab, 4 the verdict; with --triangle: 1-13 the axes, 14 the verdict)")
+                        "slab, 4 the verdict; with --triangle: 1-13 the axes, 14 the verdict; "
+                        "in a box scene: 1-15 the axes, 16 the verdict)")
     p.add_argument("--triangle", type=int, default=None, metavar="I",
                    help="with --explain: explain scene triangle I against the box")
     p.add_argument("--help-overlay", action="store_true", help="start with the help overlay")
@@ -192,7 +193,7 @@ def _check_record_options(args) -> None:
 
 def _check_lesson_options(args, scene) -> None:
     """--step and --triangle: only with --explain, and in range."""
-    from app.lesson import SEGMENT_STEPS, TRIANGLE_STEPS
+    from app.lesson import steps_of
 
     for name in ("step", "triangle"):
         if getattr(args, name) is not None and not args.explain:
@@ -200,7 +201,8 @@ def _check_lesson_options(args, scene) -> None:
     if args.triangle is not None and not 0 <= args.triangle < len(scene.triangles):
         raise CliError(f"--triangle {args.triangle}: the scene has {len(scene.triangles)} "
                        f"triangles")
-    steps = SEGMENT_STEPS if args.triangle is None else TRIANGLE_STEPS
+    steps = steps_of(scene.query_box is not None, bool(len(scene.sphere_radii)),
+                     args.triangle is not None)
     if args.step is not None and not 1 <= args.step <= steps:
         raise CliError(f"--step {args.step}: this lesson has steps 1..{steps}")
 

@@ -358,8 +358,8 @@ class Controller:
             self.show_scene(scene)
 
     def action_explain(self, name: str, shift: bool) -> None:
-        if not self.state.shows_segment():  # the lesson explains the segment's classes
-            self.say("explain mode shows the segment's classes: not in this scene")
+        if self.state.frustum_camera is not None:  # every other scene has a lesson
+            self.say("explain mode has no lesson in a frustum scene")
             return
         self.state.set_explain(not self.state.explain)
 

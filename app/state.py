@@ -9,6 +9,7 @@ Tests can drive it directly.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -19,8 +20,7 @@ from app.scene import Boxes, CameraSpec, Scene
 from app.spheres import box_distance, classify_spheres
 
 SEGMENT_PARTS = ("start", "end", "both")
-#: Scenes with this many boxes or more pick through a geometry.BoxTree (built on demand, refitted
-#: after boxes move: the moves of a drag or the animation keep the tree's grouping good enough)
+#: Scenes with this many boxes or more pick through :class:`PickingTrees` (built on demand)
 TREE_PICKING = 10**5
 
 
@@ -104,12 +104,47 @@ def triangle_overlaps(triangles: np.ndarray, boxes: Boxes) -> np.ndarray:
     return out
 
 
-def tree_bounds(boxes: Boxes) -> tuple[np.ndarray, np.ndarray]:
-    """``(box_min, box_max)`` of the picking tree: the boxes' bounding boxes, rotated boxes'
-    widened past the rounding of their corners so that the tree never misses one."""
-    b = boxes
-    pad = np.where(b.is_obb[:, None], 2.0**-40 * (abs(b.box_min) + abs(b.box_max)), 0)
-    return b.box_min - pad, b.box_max + pad
+class PickingTrees:
+    """The trees large scenes pick through: a ``geometry.BoxTree`` over the axis-aligned boxes'
+    exact min/max and a ``BoxTree.from_obbs`` over the rotated boxes, so that every hit and
+    ``t`` is the per-box function's own (as :func:`first_hit` scans). Refitted, not rebuilt,
+    when boxes move: the moves of a drag or the animation keep the trees' grouping good
+    enough, and an OBB tree's refit solves the bounds again only for the boxes that moved."""
+
+    def __init__(self, boxes: Boxes):
+        self.aabb_index = np.flatnonzero(~boxes.is_obb)
+        self.obb_index = np.flatnonzero(boxes.is_obb)
+        self.aabb = (geometry.BoxTree(*self._aabbs(boxes)) if len(self.aabb_index) else None)
+        self.obb: Any = (geometry.BoxTree.from_obbs(*self._obbs(boxes)) if len(self.obb_index)
+                         else None)  # its refit takes (center, axes, half_size)
+
+    def _aabbs(self, boxes: Boxes) -> tuple[np.ndarray, np.ndarray]:
+        i = self.aabb_index
+        return boxes.box_min.take(i, axis=0), boxes.box_max.take(i, axis=0)
+
+    def _obbs(self, boxes: Boxes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        i = self.obb_index
+        return (boxes.center.take(i, axis=0), boxes.axes.take(i, axis=0),
+                boxes.half_size.take(i, axis=0))
+
+    def refit(self, boxes: Boxes) -> None:
+        """The same boxes (which are rotated unchanged) at their new poses."""
+        if self.aabb is not None:
+            self.aabb.refit(*self._aabbs(boxes))
+        if self.obb is not None:
+            self.obb.refit(*self._obbs(boxes))
+
+    def hits(self, origin, direction) -> tuple[np.ndarray, np.ndarray]:
+        """``(box, t_enter)`` of every box the ray hits (``intersect_ray_aabb`` /
+        ``intersect_ray_obb``), box indices ascending."""
+        found = [(index[r.box_index], r.t_enter)
+                 for tree, index in ((self.aabb, self.aabb_index), (self.obb, self.obb_index))
+                 if tree is not None
+                 for r in [tree.ray_pairs(origin, direction)]]
+        box = np.concatenate([b for b, _ in found])
+        t = np.concatenate([t for _, t in found]).astype(np.float64)
+        order = np.argsort(box, kind="stable")
+        return box[order], t[order]
 
 
 def animate_boxes(base: Boxes, t: float) -> Boxes:
@@ -151,7 +186,7 @@ class DemoState:
         self.scene = scene
         self.base_boxes = scene.boxes.copy()
         self.boxes = scene.boxes.copy()
-        self._tree: geometry.BoxTree | None = None  # for picking, built on first use
+        self._tree: PickingTrees | None = None  # for picking, built on first use
         self._tree_stale = False  # boxes moved since the tree was built or refitted
         self.start = np.array(scene.segment_start, dtype=np.float64)
         self.end = np.array(scene.segment_end, dtype=np.float64)
@@ -164,6 +199,7 @@ class DemoState:
         #: and the boxes outside it that the plane-only test keeps (its false positives)
         self.frustum_camera = (None if scene.frustum_camera is None
                                else replace(scene.frustum_camera))
+        self._frustum: tuple[tuple, geometry.Frustum] | None = None  # (camera key, frustum)
         self.false_positive = np.zeros(len(self.boxes), dtype=bool)
         #: sphere scenes: the spheres the boxes are classified against (else none), and the one
         #: the mouse last grabbed (Shift+wheel resizes it, the HUD measures from its centre)
@@ -185,9 +221,13 @@ class DemoState:
     # ---------------------------------------------------------------- updates
     def frustum(self) -> geometry.Frustum | None:
         """The frustum culling scene's frustum (of ``frustum_camera``), or None."""
-        if self.frustum_camera is None:
+        spec = self.frustum_camera
+        if spec is None:
             return None
-        return geometry.Frustum.from_matrix(view_projection(self.frustum_camera))
+        key = (tuple(spec.target), spec.distance, spec.yaw, spec.pitch, spec.fov)
+        if self._frustum is None or self._frustum[0] != key:  # its exact set-up takes a while
+            self._frustum = key, geometry.Frustum.from_matrix(view_projection(spec))
+        return self._frustum[1]
 
     def shows_segment(self) -> bool:
         """Whether the scene classifies by its segment (not a frustum, sphere or box scene)."""
@@ -334,24 +374,27 @@ class DemoState:
 
     def pick(self, origin, direction) -> tuple[int | None, float]:
         """The box under a picking ray (the first one it hits), among the boxes shown: NONE
-        boxes do not count while they are hidden (``show_none`` False). In large scenes a BoxTree
-        over the bounding boxes (:func:`tree_bounds`) finds the candidates; after boxes
-        moved it is refitted, not rebuilt."""
+        boxes do not count while they are hidden (``show_none`` False). Large scenes pick
+        through :class:`PickingTrees`, refitted after boxes moved."""
         if len(self.boxes) < TREE_PICKING:
             if self.show_none:
                 return first_hit(origin, direction, self.boxes)
             candidates = np.flatnonzero(self.classes != 0)
-        else:
-            if self._tree is None:
-                self._tree = geometry.BoxTree(*tree_bounds(self.boxes))
-            elif self._tree_stale:
-                self._tree.refit(*tree_bounds(self.boxes))
-            self._tree_stale = False
-            candidates = self._tree.ray_pairs(origin, direction).box_index  # ascending
-            if not self.show_none:
-                candidates = candidates[self.classes[candidates] != 0]
-        i, t = first_hit(origin, direction, self.boxes.subset(candidates))
-        return (None, t) if i is None else (int(candidates[i]), t)
+            i, t = first_hit(origin, direction, self.boxes.subset(candidates))
+            return (None, t) if i is None else (int(candidates[i]), t)
+        if self._tree is None:
+            self._tree = PickingTrees(self.boxes)
+        elif self._tree_stale:
+            self._tree.refit(self.boxes)
+        self._tree_stale = False
+        box, t_enter = self._tree.hits(origin, direction)
+        if not self.show_none:
+            shown = self.classes[box] != 0
+            box, t_enter = box[shown], t_enter[shown]
+        if len(box) == 0:
+            return None, float("inf")
+        i = int(np.argmin(t_enter))  # the lowest index of the nearest, as first_hit
+        return int(box[i]), float(t_enter[i])
 
     def counts(self) -> tuple[int, int, int]:
         """Number of green (NONE), blue (INTERSECT), red (INCLUDE) boxes."""

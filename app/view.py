@@ -5,24 +5,23 @@ handles, HUD - in that order. The window and the headless renderer both call
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
 
 import moderngl
 import numpy as np
 from pyrr import matrix44
 
 from app import colors
+from app.box_view import BoxView
 from app.camera import OrbitCamera
+from app.drag_cache import DragCache
 from app.frustum import FRUSTUM_EDGES, frustum_corners, view_projection
 from app.hud import fmt_number, help_lines, hud_lines
 from app.labels import Pin, Rect, pin_to_viewport, place_labels
 from app.lesson import FONT as LESSON_FONT
 from app.lesson import Lesson, lesson_for
-from app.renderers import uniform
-from app.renderers.boxes import BoxRenderer, box_edges
+from app.renderers.boxes import box_edges
 from app.renderers.primitives import LineBatch, PointBatch, TriangleBatch
 from app.renderers.text import TextRenderer
 from app.spheres import sphere_rings
@@ -30,23 +29,6 @@ from app.state import DemoState
 from geometry import IntersectionType, SlabKind
 
 LIGHT_DIR = (0.4, 0.9, 0.6)
-#: box faces are translucent so that boxes behind boxes show through ...
-FACE_ALPHA = 0.72
-#: ... up to this many boxes; from here on they are drawn opaque, and only the
-#: three faces that can face the eye: translucent overdraw of 10^5 overlapping cubes is what
-#: makes a software rasteriser (llvmpipe) slow, while hidden opaque fragments are rejected by
-#: depth, and half the triangles halve the vertex and set-up work.
-DENSE_BOXES = 20_000
-#: from this many boxes on, the scene is crowded: NONE boxes recede (their faces and edges fade
-#: as 1/sqrt(N), or, opaque in dense scenes, their colour darkens) and the INTERSECT / INCLUDE
-#: boxes are drawn again over everything, so that no hit is buried in green
-CROWDED_BOXES = 300
-#: how far NONE boxes fade at most (opacity factor), and how dark they get in dense scenes
-MIN_NONE_FADE, DENSE_NONE_SHADE = 0.12, 0.4
-#: crowded (not dense) scenes draw their faded NONE boxes into a layer of 1/LAYER_SCALE the
-#: window's width and height, composited over the frame: a software rasteriser spends most of
-#: a crowded frame blending those boxes' fragments, and a quarter of them look the same faded
-LAYER_SCALE = 2
 #: boxes the segment touches are outlined on top in their class colour, at most this many per
 #: class (a segment across the whole crowd would otherwise outline thousands)
 MAX_HIT_OUTLINES = 2_000
@@ -114,13 +96,9 @@ class SceneView:
     def __init__(self, ctx: moderngl.Context, load_program: Callable[[str], moderngl.Program]):
         self.ctx = ctx
         box_program = load_program("boxes.glsl")
-        self.boxes = BoxRenderer(ctx, box_program)
-        self.hits = BoxRenderer(ctx, box_program)  # crowded scenes: the hits again, on top
-        self._hits_version: tuple[int, int] | None = None
-        self.layer_program = load_program("layer.glsl")
-        self.layer_vao = ctx.vertex_array(self.layer_program, [])
-        self._layer: moderngl.Framebuffer | None = None
-        self._frame_fbo: moderngl.Framebuffer | None = None
+        self.box_view = BoxView(ctx, box_program, load_program("layer.glsl"))
+        self.drag_cache = DragCache(ctx)
+        self.boxes = self.box_view.boxes  # every box (tests and benchmarks count its uploads)
         lines_prog, points_prog = load_program("lines.glsl"), load_program("points.glsl")
         self.lines = LineBatch(ctx, lines_prog)
         self.thick = LineBatch(ctx, lines_prog)
@@ -142,7 +120,9 @@ class SceneView:
 
     # ------------------------------------------------------------------ frame
     def draw(self, state: DemoState, camera: OrbitCamera, size: tuple[int, int],
-             frame_ms: float = 0.0, message: str = "") -> None:
+             frame_ms: float = 0.0, message: str = "", dragged: int | None = None) -> None:
+        """One frame; ``dragged``: the box a drag is moving (dense scenes then draw the rest
+        of the boxes once, see :mod:`app.drag_cache`)."""
         width, height = size
         if width <= 0 or height <= 0:  # minimised: nothing to draw into
             return
@@ -153,27 +133,28 @@ class SceneView:
         ctx.disable(moderngl.CULL_FACE)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         vp = camera.view_projection()
-
         for b in (self.lines, self.thick, self.overlay, self.points, self.triangles):
             b.clear()
+        moved, recoloured = self.box_view.sync(state)
+        frame, cache = ctx.fbo, self.drag_cache
+        plan = cache.plan(state, dragged, vp, size, moved, recoloured)
+        if plan == "hit":
+            cache.copy_to(frame)
+        else:
+            if plan == "build":
+                assert cache.fbo is not None and dragged is not None
+                cache.fbo.use()
+                ctx.clear(*colors.BACKGROUND, 1.0, depth=1.0)
+                self.box_view.hide(state, dragged, True)
+            self._draw_below(state, camera, vp, size)
+            if plan == "build" and dragged is not None:
+                self.box_view.hide(state, dragged, False)
+                self._add_hit_outlines(state, dragged)  # theirs are drawn once too
+                self._draw_overlay(vp, size)
+                cache.copy_to(frame)
+        if plan is not None and dragged is not None:
+            self.box_view.draw_one(state, dragged, camera, vp, LIGHT_DIR)
 
-        # opaque-ish lines that write depth: grid, gizmo, segment, rays
-        self.lines.add(*self.grid, (0.5, 0.52, 0.56), alpha=0.35)
-        self.thick.add(np.zeros((3, 3)), np.eye(3) * 1.5, (1, 0, 0))
-        self.thick.rows[-1][:, 3:6] = np.repeat(np.eye(3), 2, axis=0)  # x red, y green, z blue
-        if state.frustum_camera is not None:  # its frustum's edges instead of the segment
-            edges = frustum_corners(view_projection(state.frustum_camera))[FRUSTUM_EDGES]
-            self.thick.add(edges[:, 0], edges[:, 1], colors.FRUSTUM)
-        elif state.shows_segment():  # (a sphere scene's spheres are outlined on top)
-            self.thick.add(state.start, state.end, colors.SEGMENT)
-        self._add_rays(state)
-        self.lines.draw(vp, size, width=1.0)
-        self.thick.draw(vp, size, width=4.0)
-
-        # translucent: boxes and triangles (they write depth like everything else, so a face
-        # drawn later behind a nearer one is hidden; dense scenes draw their boxes opaque, see
-        # DENSE_BOXES; crowded ones draw the hits again on top, see CROWDED_BOXES)
-        self._draw_boxes(state, camera, vp, size)
         if len(state.scene.triangles):
             self.triangles.add(state.scene.triangles, colors.TRIANGLE)
             self.triangles.draw(vp, size, light_dir=LIGHT_DIR)
@@ -186,11 +167,11 @@ class SceneView:
 
         # outlines: boxes the segment touches, triangle overlaps, hover, selection, spheres
         outline = self.overlay
-        for cls in (IntersectionType.INTERSECT, IntersectionType.INCLUDE):
-            touched = np.flatnonzero(state.classes == cls)[:MAX_HIT_OUTLINES]
-            if len(touched):
-                e = box_edges(state.boxes, touched).reshape(-1, 2, 3)
-                outline.add(e[:, 0], e[:, 1], tuple(colors.CLASS_RGB[cls]))
+        if plan is None:
+            self._add_hit_outlines(state)
+        elif dragged is not None and state.classes[dragged]:  # the others' are in the cache
+            e = box_edges(state.boxes, dragged)
+            outline.add(e[:, 0], e[:, 1], tuple(colors.CLASS_RGB[state.classes[dragged]]))
         if state.highlight_triangles and state.overlaps.any():
             e = box_edges(state.boxes, np.flatnonzero(state.overlaps)).reshape(-1, 2, 3)
             outline.add(e[:, 0], e[:, 1], colors.TRIANGLE_OVERLAP)
@@ -203,9 +184,7 @@ class SceneView:
         if state.query is not None:
             e = box_edges(state.query, 0)
             outline.add(e[:, 0], e[:, 1], colors.QUERY_BOX)
-        ctx.disable(moderngl.DEPTH_TEST)
-        outline.draw(vp, size, width=3.0)
-        self.overlay.clear()
+        self._draw_overlay(vp, size)
 
         # panels first (their rectangles are where in-scene labels must not go), then the
         # explain overlay, markers and handles, always on top
@@ -264,82 +243,42 @@ class SceneView:
         ctx.enable(moderngl.DEPTH_TEST)
 
     # ---------------------------------------------------------------- pieces
-    def _begin_layer(self, size) -> None:
-        """Draw into the (cleared) reduced-resolution layer from here until _end_layer."""
-        w, h = (max(1, -(-v // LAYER_SCALE)) for v in size)
-        if self._layer is None or self._layer.size != (w, h):
-            if self._layer is not None:
-                self._layer.color_attachments[0].release()
-                self._layer.release()
-            texture = self.ctx.texture((w, h), 4)
-            texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
-            texture.repeat_x = texture.repeat_y = False
-            self._layer = self.ctx.framebuffer(texture)
-        self._frame_fbo = self.ctx.fbo
-        self._layer.use()
-        self._layer.clear(0.0, 0.0, 0.0, 0.0)
-        self.ctx.disable(moderngl.DEPTH_TEST)
-        # colour blends as usual onto transparent black, so the layer holds premultiplied
-        # colour; alpha accumulates coverage
-        # (colour and alpha factors apart: moderngl takes 4, its stub says 2)
-        self.ctx.blend_func = (moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA,  # type: ignore[assignment]
-                               moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
-
-    def _end_layer(self, size) -> None:
-        """Composite the layer over the frame and go back to drawing into it."""
-        assert self._frame_fbo is not None and self._layer is not None, "no _begin_layer"
-        ctx = self.ctx
-        self._frame_fbo.use()
-        ctx.viewport = (0, 0, *size)
-        ctx.blend_func = moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA  # premultiplied over
-        cast(moderngl.Texture, self._layer.color_attachments[0]).use(location=0)
-        uniform(self.layer_program, "layer").value = 0
-        self.layer_vao.render(moderngl.TRIANGLES, vertices=3)
-        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-        ctx.enable(moderngl.DEPTH_TEST)
-
-    def _draw_boxes(self, state: DemoState, camera: OrbitCamera, vp: np.ndarray,
+    def _draw_below(self, state: DemoState, camera: OrbitCamera, vp: np.ndarray,
                     size: tuple[int, int]) -> None:
-        """Every box (NONE ones receding as the scene gets crowded, or left out when the user
-        hid them), then, in a crowded scene, the INTERSECT / INCLUDE boxes over everything."""
-        ctx, n = self.ctx, len(state.boxes)
-        moved, recoloured = state.take_moved(), state.take_recoloured()
-        self.boxes.update(state.boxes, state.drawn_classes(), moved, recoloured)
-        dense, crowded = n >= DENSE_BOXES, n >= CROWDED_BOXES
-        rgb = np.array(colors.DRAWN_RGB, dtype=np.float64)
-        fade = max(MIN_NONE_FADE, min(1.0, math.sqrt(CROWDED_BOXES / max(n, 1))))
-        if state.show_none:
-            if dense:  # opaque: recede by colour
-                none_rgb = rgb.copy()
-                none_rgb[0] *= DENSE_NONE_SHADE
-                face, edge = (1.0,) * 4, (1.0,) * 4
-            else:
-                none_rgb = rgb
-                face = (FACE_ALPHA * fade, FACE_ALPHA, FACE_ALPHA, FACE_ALPHA)
-                edge = (fade, 1.0, 1.0, 1.0)
-            # crowded: the faces that look at the eye only (translucent and faded, the back
-            # faces add little to the picture and half the cost), at reduced resolution
-            layer = crowded and not dense
-            if layer:
-                self._begin_layer(size)
-            # faded edges keep the class's colour (lightened, they would read as grey)
-            self.boxes.draw(vp, LIGHT_DIR, none_rgb, face, edge,
-                            front_only_from=camera.eye() if crowded else None,
-                            edge_white=(0.55 * fade, 0.55, 0.55, 0.55))
-            if layer:
-                self._end_layer(size)
-        if crowded or not state.show_none:
-            if self._hits_version != (state.version, n):
-                self._hits_version = (state.version, n)
-                hit = np.flatnonzero(state.classes != 0)
-                # INCLUDE boxes (around the segment, large) first, INTERSECT ones over them
-                hit = hit[np.argsort(-state.classes[hit], kind="stable")]
-                self.hits.replace(state.boxes.subset(hit), state.classes[hit])
-            on_top = state.show_none  # over the NONE boxes; alone, drawn like any box
-            if on_top:
-                ctx.disable(moderngl.DEPTH_TEST)
-            self.hits.draw(vp, LIGHT_DIR, rgb, (FACE_ALPHA,) * 4, (1.0,) * 4)
-            ctx.enable(moderngl.DEPTH_TEST)
+        """What a dragged box is drawn over: grid, gizmo, segment or frustum, rays, boxes."""
+        # opaque-ish lines that write depth: grid, gizmo, segment, rays
+        self.lines.add(*self.grid, (0.5, 0.52, 0.56), alpha=0.35)
+        self.thick.add(np.zeros((3, 3)), np.eye(3) * 1.5, (1, 0, 0))
+        self.thick.rows[-1][:, 3:6] = np.repeat(np.eye(3), 2, axis=0)  # x red, y green, z blue
+        if state.frustum_camera is not None:  # its frustum's edges instead of the segment
+            edges = frustum_corners(view_projection(state.frustum_camera))[FRUSTUM_EDGES]
+            self.thick.add(edges[:, 0], edges[:, 1], colors.FRUSTUM)
+        elif state.shows_segment():  # (a sphere scene's spheres are outlined on top)
+            self.thick.add(state.start, state.end, colors.SEGMENT)
+        self._add_rays(state)
+        self.lines.draw(vp, size, width=1.0)
+        self.thick.draw(vp, size, width=4.0)
+
+        # translucent: boxes (they write depth like everything else, so a face drawn later
+        # behind a nearer one is hidden; dense scenes draw their boxes opaque, see
+        # app.box_view.DENSE_BOXES; crowded ones draw the hits again on top)
+        self.box_view.draw(state, camera, vp, size, LIGHT_DIR)
+
+    def _add_hit_outlines(self, state: DemoState, leave_out: int | None = None) -> None:
+        """The INTERSECT / INCLUDE boxes' outlines in their class colours (at most
+        MAX_HIT_OUTLINES each), but box ``leave_out``'s."""
+        for cls in (IntersectionType.INTERSECT, IntersectionType.INCLUDE):
+            touched = np.flatnonzero(state.classes == cls)[:MAX_HIT_OUTLINES]
+            touched = touched[touched != leave_out]
+            if len(touched):
+                e = box_edges(state.boxes, touched).reshape(-1, 2, 3)
+                self.overlay.add(e[:, 0], e[:, 1], tuple(colors.CLASS_RGB[cls]))
+
+    def _draw_overlay(self, vp: np.ndarray, size: tuple[int, int]) -> None:
+        """The outlines added so far, over everything (depth test off from here on)."""
+        self.ctx.disable(moderngl.DEPTH_TEST)
+        self.overlay.draw(vp, size, width=3.0)
+        self.overlay.clear()
 
     def _add_rays(self, state: DemoState) -> None:
         origins, dirs = state.scene.ray_origins, state.scene.ray_directions

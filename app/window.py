@@ -122,11 +122,13 @@ class SlabLabWindow(mglw.WindowConfig):
         """Draw one frame into the window's framebuffer, or into ``target`` (window and
         headless alike); ``messages=False`` leaves the HUD's transient message out."""
         message = self.controller.current_message() if messages else ""
+        # a box being dragged (see app.drag_cache)
+        dragged = self.state.selected if self.controller.dragging in ("grab", "box") else None
         width, height = self.wnd.buffer_size
         size = (width, height)
         if not self.samples or min(size) <= 0:
             (target or self.wnd).use()
-            self.view.draw(self.state, self.camera, size, self.frame_ms, message)
+            self.view.draw(self.state, self.camera, size, self.frame_ms, message, dragged)
             return
         if self._msaa is None or self._msaa.size != size:
             if self._msaa is not None:
@@ -137,7 +139,7 @@ class SlabLabWindow(mglw.WindowConfig):
                 self.ctx.renderbuffer(size, 4, samples=self.samples),
                 self.ctx.depth_renderbuffer(size, samples=self.samples))
         self._msaa.use()
-        self.view.draw(self.state, self.camera, size, self.frame_ms, message)
+        self.view.draw(self.state, self.camera, size, self.frame_ms, message, dragged)
         self.ctx.copy_framebuffer(target or self.wnd.fbo, self._msaa)
         (target or self.wnd).use()
 

@@ -41,6 +41,7 @@ import pyrr
 from pyrr.geometric_tests import ray_intersect_aabb
 
 import geometry
+from benchmarks import one_item
 
 SEED = 20240531
 DEFAULT_SIZES = (10**4, 10**5, 10**6, 10**7)
@@ -199,67 +200,6 @@ def pyrr_nearest_ray_hit(s: Scene, boxes: list[np.ndarray]) -> int:
             if t < best_t:
                 best_t, best = t, i
     return best
-
-
-# --- one item -------------------------------------------------------------------------------
-
-def one_item_cases() -> list[tuple[str, Callable[[], object]]]:
-    """pyrr's ``ray_intersect_aabb`` and the queries, each on one item ((3,) float64 arrays, as
-    a caller holding one segment, ray, triangle, box or point and one box writes it)."""
-    lo, hi = np.array([0.0, 0.0, 0.0]), np.array([1.0, 1.0, 1.0])
-    start, end = np.array([0.25, 0.5, -1.0]), np.array([0.75, 0.5, 2.0])
-    origin, direction = np.array([0.25, 0.5, -1.0]), np.array([0.1, 0.0, 1.0])
-    v0, v1, v2 = np.array([0.2, 0.3, -0.5]), np.array([0.9, 0.4, 1.5]), np.array([0.4, 1.2, 0.5])
-    center, axes, half = np.array([0.5, 0.5, 0.5]), np.eye(3), np.array([0.5, 0.5, 0.5])
-    ray, box = np.array([origin, direction]), np.array([lo, hi])
-    q_min, q_max, point = np.array([0.5, 0.2, -0.5]), np.array([1.5, 0.8, 0.5]), np.array(
-        [1.5, 0.2, 0.3])
-    q_center = np.array([1.2, 0.5, 0.3])
-    return [
-        ("pyrr ray_intersect_aabb", lambda: ray_intersect_aabb(ray, box)),
-        ("classify_segment_aabb", lambda: geometry.classify_segment_aabb(start, end, lo, hi)),
-        ("intersect_ray_aabb", lambda: geometry.intersect_ray_aabb(origin, direction, lo, hi)),
-        ("triangle_overlaps_aabb", lambda: geometry.triangle_overlaps_aabb(v0, v1, v2, lo, hi)),
-        ("classify_segment_obb",
-         lambda: geometry.classify_segment_obb(start, end, center, axes, half)),
-        ("intersect_ray_obb",
-         lambda: geometry.intersect_ray_obb(origin, direction, center, axes, half)),
-        ("triangle_overlaps_obb",
-         lambda: geometry.triangle_overlaps_obb(v0, v1, v2, center, axes, half)),
-        ("classify_aabb_aabb", lambda: geometry.classify_aabb_aabb(q_min, q_max, lo, hi)),
-        ("distance_point_aabb", lambda: geometry.distance_point_aabb(point, lo, hi)),
-        ("classify_obb_obb",
-         lambda: geometry.classify_obb_obb(q_center, axes, half, center, axes, half)),
-        ("classify_sphere_aabb", lambda: geometry.classify_sphere_aabb(point, 0.6, lo, hi)),
-        ("distance_point_obb", lambda: geometry.distance_point_obb(point, center, axes, half)),
-    ]
-
-
-ONE_ITEM_HEADER = "| one item | us per call | x pyrr |\n|---|--:|--:|"
-
-
-def one_item_table(rounds: int = 7, calls: int = 2000, out: TextIO | None = None) -> dict:
-    """Microseconds per one-item call, measured round-robin (pyrr and the queries take
-    turns, ``rounds`` times ``calls`` calls each) so that load hits them alike; the median
-    round of each, and its ratio to pyrr's. Prints the table; returns {name: us}."""
-    out = out or sys.stdout
-    cases = one_item_cases()
-    for _, call in cases:  # warm up (imports, first-call work)
-        call()
-    runs: dict[str, list[float]] = {name: [] for name, _ in cases}
-    for _ in range(rounds):
-        for name, call in cases:
-            t0 = time.perf_counter()
-            for _ in range(calls):
-                call()
-            runs[name].append((time.perf_counter() - t0) / calls * 1e6)
-    us = {name: statistics.median(r) for name, r in runs.items()}
-    pyrr_us = us[cases[0][0]]
-    print(ONE_ITEM_HEADER, file=out)
-    for name, value in us.items():
-        print(f"| {name} | {value:.2f} | {value / pyrr_us:.2f} |", file=out)
-    print(file=out, flush=True)
-    return us
 
 
 # --- measuring ------------------------------------------------------------------------------
@@ -569,7 +509,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"seed {args.seed}; repeat {args.repeat or 'by N'}; pyrr timed at N = {args.pyrr_n}; "
           f"geometry threads {threads_in_use()}; compiled loops {jit_in_use()}", flush=True)
     if args.one_item_rounds:
-        one_item_table(args.one_item_rounds)
+        one_item.table(args.one_item_rounds)
     run(args.sizes, args.dtypes, args.repeat, args.pyrr_n, args.seed, args.baseline)
     return 0
 

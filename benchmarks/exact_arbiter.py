@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["box_class", "ray_interval", "segment_class", "triangle_overlaps"]
+__all__ = ["box_class", "plane_side", "ray_interval", "segment_class", "triangle_overlaps"]
 
 Vector = list[Fraction]
 
@@ -198,3 +198,11 @@ def sphere_class(box: tuple[Any, ...], center: Any, radius: float) -> int:
     inside = all((h - abs(x)) > 0 and (h - abs(x)) ** 2 > r * r * n
                  for x, h, n in zip(u, half, norms, strict=True))
     return 2 if inside else 1
+
+
+def plane_side(box: tuple[Any, ...], normal: Any, offset: float) -> int:
+    """-1 / +1: the closed box lies strictly on that side of ``normal . p = offset``; 0: the
+    plane meets it (corners exactly)."""
+    n, o = exact(normal), Fraction(float(offset))
+    values = [dot(n, c) - o for c in corners(box)]
+    return -1 if max(values) < 0 else (1 if min(values) > 0 else 0)

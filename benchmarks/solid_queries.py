@@ -7,6 +7,8 @@ scene's N boxes.
 - ``sphere``: ``classify_sphere_aabb`` / ``classify_sphere_obb``; the port is Arvo's test.
 - ``distance``: ``distance_point_aabb`` / ``distance_point_obb``; the port clamps and takes the
   square root of the squared distance.
+- ``plane``: ``plane_side_aabb`` with a plane across the cube; the port is Ericson's centre and
+  projected radius test.
 
 The queries sit in the middle of the unit cube, so the mix holds every class (and distance 0).
 Where a port's answer differs from the library's, ``exact_arbiter`` decides on the worst boxes:
@@ -32,10 +34,10 @@ except ImportError:  # numba is not installed: no textbook rows
 __all__ = ["QUERIES", "describe", "exact_answer", "label", "library_call", "settle",
            "textbook_call"]
 
-QUERIES = ("box", "sphere", "distance")
+QUERIES = ("box", "sphere", "distance", "plane")
 #: the (query, box kind) rows measured: those whose library function is in the library
 ROWS = {("box", "aabb"), ("box", "obb"), ("box", "obb-frame"), ("sphere", "aabb"),
-        ("distance", "aabb"), ("distance", "obb"), ("distance", "obb-frame")}
+        ("distance", "aabb"), ("distance", "obb"), ("distance", "obb-frame"), ("plane", "aabb")}
 QUERY_MIN, QUERY_MAX = (0.36, 0.38, 0.4), (0.62, 0.6, 0.64)
 QUERY_CENTER, QUERY_HALF = (0.5, 0.48, 0.52), (0.16, 0.12, 0.1)
 #: the query OBB's rows: a rotation by 0.7 rad about (1, 2, 2) / 3 (Rodrigues' formula)
@@ -43,6 +45,7 @@ _K = np.array([[0.0, -2.0, 2.0], [2.0, 0.0, -1.0], [-2.0, 1.0, 0.0]]) / 3
 QUERY_AXES = np.eye(3) + np.sin(0.7) * _K + (1 - np.cos(0.7)) * _K @ _K
 SPHERE_CENTER, SPHERE_RADIUS = (0.45, 0.52, 0.55), 0.15
 POINT = (0.42, 0.57, 0.49)
+PLANE_NORMAL, PLANE_OFFSET = (0.3, -0.5, 0.8), 0.2
 #: Boxes settled in exact arithmetic per disagreeing cell.
 ARBITRATED = 8
 #: A port's distance may differ from the library's by this many eps * max(d, 1) before exact
@@ -61,6 +64,8 @@ def _query(query: str, kind: str, dtype: Any) -> tuple[Any, ...]:
         return cast(QUERY_CENTER), cast(QUERY_AXES), cast(QUERY_HALF)
     if query == "sphere":
         return cast(SPHERE_CENTER), cast(SPHERE_RADIUS)[()]
+    if query == "plane":
+        return cast(PLANE_NORMAL), cast(PLANE_OFFSET)[()]
     return (cast(POINT),)
 
 
@@ -68,7 +73,7 @@ def label(query: str, kind: str) -> str:
     """The library function's name for the table."""
     box = "aabb" if kind == "aabb" else "obb"
     return {"box": f"classify_{box}_{box}", "sphere": f"classify_sphere_{box}",
-            "distance": f"distance_point_{box}"}[query]
+            "distance": f"distance_point_{box}", "plane": f"plane_side_{box}"}[query]
 
 
 def library_call(query: str, kind: str, boxes: Callable[[Any], tuple[Any, ...]]
@@ -107,6 +112,10 @@ def describe(query: str, result: Any) -> str:
     if query == "distance":
         return (f"{int(np.count_nonzero(result == 0))} hold it, median "
                 f"{float(np.median(result)):.3g}, {result.dtype}")
+    if query == "plane":
+        counts = np.bincount(np.asarray(result, dtype=np.intp) + 1, minlength=3)
+        return " / ".join(f"{name} {c}" for name, c in zip(("-1", "0", "+1"), counts,
+                                                            strict=True))
     counts = np.bincount(np.asarray(result, dtype=np.intp), minlength=3)
     return " / ".join(f"{name} {c}" for name, c in zip(("NONE", "INTERSECT", "INCLUDE"), counts,
                                                         strict=True))
@@ -127,6 +136,8 @@ def exact_answer(query: str, scene: Any, kind: str, i: int) -> Any:
         return exact_arbiter.box_class(args, box)
     if query == "sphere":
         return exact_arbiter.sphere_class(box, *args)
+    if query == "plane":
+        return exact_arbiter.plane_side(box, *args)
     return exact_arbiter.squared_distance(box, args[0])
 
 

@@ -32,8 +32,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["box_aabb", "box_obb", "distance_aabb", "distance_obb", "ray_aabb", "ray_obb",
-           "segment_aabb", "segment_obb", "sphere_aabb", "sphere_obb", "triangle_aabb",
+__all__ = ["box_aabb", "box_obb", "distance_aabb", "distance_obb", "plane_aabb", "ray_aabb",
+           "ray_obb", "segment_aabb", "segment_obb", "sphere_aabb", "sphere_obb", "triangle_aabb",
            "triangle_obb"]
 
 inline = numba.njit(inline="always", cache=True)
@@ -342,3 +342,18 @@ def distance_obb(point, box_center, axes, step, half, out):  # type: ignore[no-u
         dy = py - min(max(py, -half[i, 1]), half[i, 1])
         dz = pz - min(max(pz, -half[i, 2]), half[i, 2])
         out[i] = np.sqrt(dx * dx + dy * dy + dz * dz)
+
+
+@kernel
+def plane_aabb(normal, offset, box_min, box_max, out):  # type: ignore[no-untyped-def]
+    """Ericson 5.2.3: -1 / +1 where the box's centre lies farther from the plane, on that side,
+    than its projected radius; 0 where the plane meets the box."""
+    nx, ny, nz = normal[0], normal[1], normal[2]
+    for i in range(box_min.shape[0]):
+        cx = (box_min[i, 0] + box_max[i, 0]) * 0.5
+        cy = (box_min[i, 1] + box_max[i, 1]) * 0.5
+        cz = (box_min[i, 2] + box_max[i, 2]) * 0.5
+        r = ((box_max[i, 0] - cx) * abs(nx) + (box_max[i, 1] - cy) * abs(ny)
+             + (box_max[i, 2] - cz) * abs(nz))
+        d = nx * cx + ny * cy + nz * cz - offset
+        out[i] = (d > r) - (d < -r)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._exact import scaled
-from ._floats import axes_orthonormal, axes_residuals, jitable
+from ._floats import axes_residuals, jitable, residuals_small
 from ._frame import rotate
 from ._tolerances import (
     BOX_SAT_DEFECT,
@@ -44,7 +44,7 @@ _INF = float("inf")
 def axes_defect(a00: float, a01: float, a02: float, a10: float, a11: float, a12: float,
                 a20: float, a21: float, a22: float) -> tuple[bool, float]:
     """``(ok, defect)``: whether the rows are orthonormal within ORTHONORMAL_ATOL
-    (:func:`._floats.axes_orthonormal`, the rule the engine's value check applies), and the
+    (:func:`._floats.residuals_small`, the rule the engine's value check applies), and the
     largest computed residual ``|row_i . row_j - delta_ij|``, for the filters' bound."""
     r0, r1, r2, r3, r4, r5 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     r0, r1, r2, r3, r4, r5 = abs(r0), abs(r1), abs(r2), abs(r3), abs(r4), abs(r5)
@@ -53,7 +53,7 @@ def axes_defect(a00: float, a01: float, a02: float, a10: float, a11: float, a12:
     m = m if m > r3 else r3
     m = m if m > r4 else r4
     m = m if m > r5 else r5
-    return axes_orthonormal(a00, a01, a02, a10, a11, a12, a20, a21, a22), m
+    return residuals_small(r0, r1, r2, r3, r4, r5), m
 
 
 @jitable

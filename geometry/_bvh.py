@@ -34,10 +34,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._bvh_build import Tree, _compiled, build, refit
+from ._bvh_build import Tree, _compiled, build, refit, refit_boxes
 from ._threads import in_shares
 
-__all__ = ["Queries", "Tree", "build", "candidates", "queries", "refit"]
+__all__ = ["Queries", "Tree", "build", "candidates", "queries", "refit", "refit_boxes"]
 
 # The walks' tolerances live here, not in _tolerances.py: numba's cache of a compiled function
 # is invalidated only by a change to its own source file, and these constants are frozen into

@@ -23,10 +23,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._bvh_results import as_tree_boxes
 from ._loops import njit_cached
 from ._threads import in_shares
+from ._validate import compute_dtype
 
-__all__ = ["LEAF_SIZE", "Tree", "build", "leaf_order", "refit"]
+__all__ = ["LEAF_SIZE", "Tree", "build", "leaf_order", "refit", "refit_boxes"]
 
 #: Boxes per leaf at most: four boxes' coordinates are three cache lines.
 LEAF_SIZE = 4
@@ -236,13 +238,21 @@ def _topology(codes, leaf_size):  # type: ignore[no-untyped-def]
 
 @_compiled
 def _gather(box_min, box_max, tree, start, end):  # type: ignore[no-untyped-def]
-    """Copy the boxes at leaf positions ``start .. end - 1`` into ``tree``'s leaf order."""
+    """Copy the boxes at leaf positions ``start .. end - 1`` into ``tree``'s leaf order (as
+    float64); the number of coordinates that no box may hold (NaN, a min of -inf, a max of
+    +inf), for the caller to raise the validation's error."""
     order, leaf_min, leaf_max = tree.order, tree.leaf_min, tree.leaf_max
+    bad = 0
     for j in range(start, end):
         i = order[j]
         for a in range(3):
-            leaf_min[j, a] = box_min[i, a]
-            leaf_max[j, a] = box_max[i, a]
+            lo = box_min[i, a]
+            hi = box_max[i, a]
+            if not (lo > -_INF and hi < _INF):  # NaN fails both
+                bad += 1
+            leaf_min[j, a] = lo
+            leaf_max[j, a] = hi
+    return bad
 
 
 @_compiled
@@ -294,6 +304,32 @@ def build(box_min: np.ndarray, box_max: np.ndarray) -> Tree:
                 np.empty((nodes, 3)), np.empty((nodes, 3)), int(depth))
     refit(tree, box_min, box_max)
     return tree
+
+
+def refit_boxes(tree: Tree, box_min: Any, box_max: Any) -> tuple[Tree, np.dtype]:
+    """``(tree, dtype)``: ``tree`` refitted to :meth:`BoxTree.refit`'s arguments as given, and
+    the boxes' dtype. (N, 3) C-contiguous float32 or float64 boxes are validated, converted
+    and put in leaf order in one pass; anything else is validated and converted first, as at
+    the build. The tree returned has new leaf arrays, so a ``ValueError`` leaves ``tree`` as
+    it was."""
+    n = tree.order.size
+    lo, hi = np.asarray(box_min), np.asarray(box_max)
+    dtype = lo.dtype
+    if not (n > 1 and lo.shape == hi.shape == (n, 3) and dtype == hi.dtype
+            and dtype in (np.float32, np.float64)
+            and lo.flags.c_contiguous and hi.flags.c_contiguous):
+        lo, hi = as_tree_boxes(box_min, box_max)
+        if len(lo) != n:
+            raise ValueError(f"box_min must have shape ({n}, 3), the tree's boxes, "
+                             f"got {lo.shape}")
+        dtype = np.dtype(compute_dtype(lo, hi))
+        lo, hi = (np.require(x, np.float64, ["C"]) for x in (lo, hi))
+    new = tree._replace(leaf_min=np.empty((n, 3)), leaf_max=np.empty((n, 3)))
+    if sum(in_shares(lambda start, end: _gather(lo, hi, new, start, end), n,
+                     _GATHER_SHARE_MIN)):
+        as_tree_boxes(box_min, box_max)  # raises the ValueError that names the bad argument
+    _node_bounds(new)
+    return new, dtype
 
 
 def refit(tree: Tree, box_min: np.ndarray, box_max: np.ndarray) -> None:

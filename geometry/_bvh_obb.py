@@ -12,13 +12,13 @@ exact ``distance_point_obb`` answers.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ._bvh_results import SelfPairs, work
-from ._bvh_tree import OUT_ABS, OUT_REL, VARIANTS, BoxTree, distance_walks
+from ._bvh_tree import OUT_ABS, OUT_REL, VARIANTS, BoxTree, _compiled, distance_walks
 from ._validate import compute_dtype
 from .aabb_obb import classify_aabb_obb
 from .obb import OBB
@@ -43,22 +43,9 @@ class OBBTree(BoxTree):
     _sphere: Callable[..., Any] = staticmethod(classify_sphere_obb)
 
     def __init__(self, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike) -> None:
-        c, a, h = (np.asarray(x) for x in (center, axes, half_size))
-        for name, arr, shape in (("center", c, (3,)), ("axes", a, (3, 3)),
-                                 ("half_size", h, (3,))):
-            if arr.ndim != len(shape) + 1 or arr.shape[1:] != shape:
-                raise ValueError(f"{name} must have shape (N, {', '.join(map(str, shape))}), "
-                                 f"got {arr.shape}")
-        if not len(c) == len(a) == len(h):
-            raise ValueError(f"center, axes and half_size must have the same length N, got "
-                             f"{len(c)}, {len(a)} and {len(h)}")
-        bounds = [OBB(c[i], a[i], h[i]).aabb() for i in range(len(c))]  # validates each box
-        dtype = compute_dtype(c, a, h)
-        self._obbs: tuple[np.ndarray, ...] = tuple(np.ascontiguousarray(x, dtype)
-                                                   for x in (c, a, h))
-        super().__init__(np.array([b.min for b in bounds]).reshape(-1, 3),
-                         np.array([b.max for b in bounds]).reshape(-1, 3))
-        self._dtype = np.dtype(dtype)
+        self._obbs, dtype = _as_obbs(center, axes, half_size)
+        super().__init__(*_bounds(self._obbs, np.arange(len(self._obbs[0]))))
+        self._dtype = dtype
 
     def __repr__(self) -> str:
         return f"BoxTree.from_obbs({self._n} boxes, {self._dtype})"
@@ -70,9 +57,38 @@ class OBBTree(BoxTree):
                                             *(x[j] for x in self._obbs))) != 0
         return SelfPairs(i[meets], j[meets])
 
-    def refit(self, box_min: ArrayLike, box_max: ArrayLike) -> NoReturn:
-        raise ValueError("refit takes AABBs: build a tree of OBBs afresh with "
-                         "BoxTree.from_obbs")
+    def refit(self, center: ArrayLike, axes: ArrayLike,  # type: ignore[override]
+              half_size: ArrayLike) -> None:
+        """Give the N oriented boxes new poses, keeping the tree's shape (see
+        :meth:`BoxTree.refit`): the leaves' bounding boxes are solved again only for the boxes
+        whose ``center``, ``axes`` or ``half_size`` changed (so moving a few boxes of many is
+        cheap), then the node bounds are recomputed in one pass.
+
+        Parameters
+        ----------
+        center : (N, 3), axes : (N, 3, 3), half_size : (N, 3) array_like
+            The boxes' new poses, N as at the build; validated as there.
+        """
+        obbs, dtype = _as_obbs(center, axes, half_size)
+        if len(obbs[0]) != self._n:
+            raise ValueError(f"center must have shape ({self._n}, 3), the tree's boxes, "
+                             f"got {obbs[0].shape}")
+        tree = self._tree
+        lo = np.empty_like(tree.leaf_min)
+        hi = np.empty_like(tree.leaf_max)
+        lo[tree.order] = tree.leaf_min
+        hi[tree.order] = tree.leaf_max
+        if dtype == self._dtype:  # the same bits: the same bounds
+            changed = np.zeros(self._n, bool)
+            for new, old in zip(obbs, self._obbs, strict=True):
+                changed |= (new.reshape(self._n, -1).view(_UINT[dtype])
+                            != old.reshape(self._n, -1).view(_UINT[dtype])).any(axis=1)
+            rows = np.flatnonzero(changed)
+        else:
+            rows = np.arange(self._n)
+        lo[rows], hi[rows] = _bounds(obbs, rows)
+        self._obbs, self._dtype = obbs, dtype
+        _compiled().refit(tree, lo, hi)
 
     def _boxes(self, pos: np.ndarray) -> tuple[np.ndarray, ...]:
         """The oriented boxes at leaf positions ``pos``."""
@@ -103,6 +119,37 @@ class OBBTree(BoxTree):
         # inf where fewer than k boxes are non-empty: then every box is within reach
         radius = np.minimum(bound * (1.0 + OUT_REL[out]) + OUT_ABS[out], np.finfo(np.float64).max)
         return distance_walks().within(self._tree, points, work(radius))  # type: ignore[no-any-return]
+
+
+_UINT = {np.dtype(np.float32): np.uint32, np.dtype(np.float64): np.uint64}
+
+
+def _as_obbs(center: ArrayLike, axes: ArrayLike, half_size: ArrayLike
+             ) -> tuple[tuple[np.ndarray, ...], np.dtype]:
+    """``((center, axes, half_size), dtype)``: the boxes' arrays, shapes checked, contiguous
+    in their float dtype."""
+    c, a, h = (np.asarray(x) for x in (center, axes, half_size))
+    for name, arr, shape in (("center", c, (3,)), ("axes", a, (3, 3)), ("half_size", h, (3,))):
+        if arr.ndim != len(shape) + 1 or arr.shape[1:] != shape:
+            raise ValueError(f"{name} must have shape (N, {', '.join(map(str, shape))}), "
+                             f"got {arr.shape}")
+    if not len(c) == len(a) == len(h):
+        raise ValueError(f"center, axes and half_size must have the same length N, got "
+                         f"{len(c)}, {len(a)} and {len(h)}")
+    dtype = np.dtype(compute_dtype(c, a, h))
+    return tuple(np.ascontiguousarray(x, dtype) for x in (c, a, h)), dtype
+
+
+def _bounds(obbs: tuple[np.ndarray, ...], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(min, max)``, (len(rows), 3) float64: ``OBB.aabb()`` of the boxes ``rows`` of
+    ``obbs = (center, axes, half_size)`` (each validated as an ``OBB``)."""
+    center, axes, half_size = obbs
+    lo = np.empty((len(rows), 3))
+    hi = np.empty((len(rows), 3))
+    for k, i in enumerate(rows.tolist()):
+        box = OBB(center[i], axes[i], half_size[i]).aabb()
+        lo[k], hi[k] = box.min, box.max
+    return lo, hi
 
 
 VARIANTS["obb"] = OBBTree

@@ -161,8 +161,8 @@ class BoxTree:
     def from_obbs(cls, center: ArrayLike, axes: ArrayLike, half_size: ArrayLike) -> BoxTree:
         """A tree over N oriented boxes whose queries answer exactly as the OBB functions
         (``intersect_ray_obb`` ... ``classify_obb_frustum``; ``classify_obb_obb`` for
-        :meth:`self_pairs`, ``classify_sphere_obb`` for :meth:`sphere_pairs`); :meth:`refit` is a
-        ``ValueError``.
+        :meth:`self_pairs`, ``classify_sphere_obb`` for :meth:`sphere_pairs`); :meth:`refit`
+        takes new ``(center, axes, half_size)``.
 
         Parameters
         ----------
@@ -431,12 +431,7 @@ class BoxTree:
         ValueError
             As at the build, and for a shape other than (N, 3).
         """
-        lo, hi = as_tree_boxes(box_min, box_max)
-        if len(lo) != self._n:
-            raise ValueError(f"box_min must have shape ({self._n}, 3), the tree's boxes, "
-                             f"got {lo.shape}")
-        self._dtype = np.dtype(compute_dtype(lo, hi))
-        _compiled().refit(self._tree, work(lo), work(hi))
+        self._tree, self._dtype = _compiled().refit_boxes(self._tree, box_min, box_max)
 
     def rebuild(self) -> None:
         """Build the tree afresh over its current boxes (after :meth:`refit` moved them far);

@@ -1,9 +1,9 @@
 """Closest points of boxes: what the distance and the sphere queries share.
 
 For the filters (``@jitable``): :func:`excess`, a point's distance beyond a slab as an exact sum
-of two floats; :func:`norm_dd`, the squares of three such sums summed in double-double, scaled
-by a power of two away from overflow and underflow; :func:`sqrt_dd`, the square root of a
-double-double rounded faithfully (one Newton step on the exact residual).
+of two floats; :func:`square_sum_dd`, the squares of three such sums summed in double-double;
+:func:`sqrt_dd`, the square root of a double-double rounded faithfully (one Newton step on the
+exact residual).
 
 For the exact passes: :func:`aabb_distance2` and :func:`obb_distance2`, the squared distance of
 a point to a box as a Fraction (``None`` for an empty box), and :func:`sqrt_rounded`, a
@@ -32,24 +32,20 @@ from ._exact import scaled, to_float
 from ._floats import jitable, two_product
 from ._tolerances import FILTER_UNIT, OBB_DISTANCE_FLOOR, OBB_DISTANCE_FRAME
 
-__all__ = ["aabb_distance2", "excess", "frame_excess", "gram_residual", "norm_dd", "obb_distance2",
+__all__ = ["aabb_distance2", "excess", "frame_excess", "gram_residual", "obb_distance2",
            "sqrt_dd", "sqrt_rounded", "square_sum_dd"]
-
-_BIG = 2.0**450  # norm_dd scales by 2**-600 above this largest component
-_SMALL = 2.0**-450  # and by 2**600 below this one
 
 
 @jitable
 def excess(p: float, lo: float, hi: float) -> tuple[float, float]:
-    """``(e, f)``: ``max(lo - p, p - hi, 0)`` as ``e + f`` exactly, ``e`` its rounding (Knuth's
-    TwoSum of the two floats it is the difference of), for ``lo <= hi``. Each rounded difference
-    has the sign of the exact one, so the side is picked exactly. An overflowing difference
-    gives an infinity (or NaN), which the caller doubts."""
-    below = lo - p > 0.0
-    above = p - hi > 0.0
-    x = lo if below else (p if above else 0.0)
-    y = p if below else (hi if above else 0.0)
-    return two_sum(x, -y)
+    """``(e, f)``: the signed excess ``clamp(p, lo, hi) - p`` (``lo - p`` below the slab,
+    ``hi - p`` above it, else 0; for ``lo <= hi``) as ``e + f`` exactly, ``e`` its rounding
+    (Knuth's TwoSum of the clamp and ``-p``, the negation written into it). An overflowing
+    difference gives an infinity (or NaN), which the caller doubts."""
+    x = hi if p > hi else (lo if p < lo else p)
+    e = x - p
+    b = e - x
+    return e, (x - (e - b)) - (p + b)
 
 
 @jitable
@@ -65,21 +61,6 @@ def square_sum_dd(e0: float, f0: float, e1: float, f1: float, e2: float, f2: flo
     s, g1 = two_sum(p0, p1)
     s, g2 = two_sum(s, p2)
     return s, (g1 + g2) + ((q0 + q1) + q2) + 2.0 * ((e0 * f0 + e1 * f1) + e2 * f2)
-
-
-@jitable
-def norm_dd(e0: float, f0: float, e1: float, f1: float, e2: float, f2: float
-            ) -> tuple[float, float, float]:
-    """``(s_hi, s_lo, unscale)``: :func:`square_sum_dd` of ``scale * (e_i + f_i)``, with
-    ``scale`` a power of two that puts the largest ``|e_i|`` within [2**-474, 2**450] (or 1)
-    and ``unscale = 1 / scale`` (finite ``e_i``). No square can overflow, and underflow (also of
-    a scaled ``f_i``) errs by less than 2**-120 of the sum."""
-    m = max(abs(e0), abs(e1), abs(e2))
-    scale = 2.0**-600 if m > _BIG else (2.0**600 if m < _SMALL else 1.0)
-    unscale = 2.0**600 if m > _BIG else (2.0**-600 if m < _SMALL else 1.0)
-    s_hi, s_lo = square_sum_dd(e0 * scale, f0 * scale, e1 * scale, f1 * scale, e2 * scale,
-                               f2 * scale)
-    return s_hi, s_lo, unscale
 
 
 @jitable

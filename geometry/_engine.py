@@ -25,15 +25,18 @@ and wires them to the engine once::
 
 - **validation at the boundary** of shapes and dtypes: every point-like argument is (..., 3)
   (``AXES`` (..., 3, 3), scalars any shape; a kind of ``width`` W and one item dimension, such
-  as ``FRUSTUM_PLANES``, (..., W): a frustum's constants, passed as one (W,) array), all
-  broadcast over their leading dimensions; ints and extended floats are accepted only where
+  as ``FRUSTUM_PLANES``, (..., W): a frustum's constants, which only the library passes, as one
+  tuple of W Python floats, taken as they are on the one-item path), all broadcast over their
+  leading dimensions; ints and extended floats are accepted only where
   float64 holds them exactly. Values are checked by the filter's doubt: a doubtful item is
   checked here, and a bad one raises a ``ValueError`` naming the argument and its index.
   ``AXES`` must be finite and orthonormal: the filter doubts axes that are not
   (:func:`._floats.axes_doubt`), so the check costs no pass of its own.
 - **one item** (every argument a single item: tuples, lists, (3,) arrays, Python numbers): the
-  filter runs on Python floats, ``_exact`` if it doubts; returns a Python scalar (one output) or
-  a tuple of them. Nothing is allocated, numba is not imported.
+  filter runs on Python floats (from the 17th call on with its helpers written in,
+  :mod:`._inline`: CPython pays for calls that numba inlines), ``_exact`` if it doubts;
+  returns a Python scalar (one output) or a tuple of them. Nothing is allocated, numba is not
+  imported.
 - **many items**: one compiled loop (numba ``njit``, ``cache=True``, ``nogil``; over contiguous
   pieces of the items in up to :func:`._threads.get_num_threads` threads when the batch is large,
   see :func:`._threads.set_num_threads`) runs the same filter (:mod:`._loops`), writing answers and
@@ -66,7 +69,8 @@ A query made with ``Query(..., second_pass=True)`` passes one more after those, 
 True in the compiled loop's pass over every item, where the filter may doubt an item that it
 can settle, only not in a straight line (ray vs OBB: two planes that can both be the entry);
 the loop then runs the filter again, with ``first_pass`` False, on the items it doubted (a loop
-over their indices), before the exact pass. One item, and the interpreted loop, run with
+over their indices, each thread's share right after its first pass: in parallel, and on items
+still in cache), before the exact pass. One item, and the interpreted loop, run with
 ``first_pass`` False.
 
 A query made with ``Query(..., contract=True)`` has its loops compiled with LLVM free to fuse a
@@ -89,6 +93,7 @@ from typing import Any
 
 import numpy as np
 
+from ._inline import inlined
 from ._loops import Column, compile_loop, get_jit, loop_args, numba_jit_disabled, run_interpreted
 from ._threads import PARALLEL_MIN, in_shares
 from ._validate import (
@@ -110,6 +115,12 @@ T = "t"  #: output: a float parameter, float32 when every array argument is floa
 
 _OUT_DTYPES = {CLASS: np.int8, BOOL: np.bool_}
 _INF = math.inf
+_F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
+_SCALAR, _POINT, _AXES = (), (3,), (3, 3)  # shapes of one item, compared by identity
+#: One-item calls of a query that run its filter as written, before the one with its helpers
+#: written in is made (tens of ms for the largest filters): a process that answers a few items
+#: does not pay for it.
+_INLINE_AFTER = 16
 _queries: weakref.WeakSet[Query] = weakref.WeakSet()  # every Query, for _after_fork
 
 
@@ -148,6 +159,19 @@ class Query:
         if contract and T in self.outputs:
             raise ValueError("contract=True is for exact answers: a fused t would differ from "
                              "the interpreted filter's")
+        #: per argument, the shape of one item as a numpy array (the one-item path's test)
+        self._shapes: tuple[tuple[int, ...], ...] = tuple(
+            _SCALAR if kind.width == 1 else _AXES if kind.item_dims == 2
+            else _POINT if kind.width == 3 else (kind.width,) for kind in self.kinds)
+        #: the arguments the filter takes after the items' as Python runs it, for float64 and
+        #: float32 outputs: ``t32`` if it takes that, ``case`` False and ``first_pass`` False
+        #: if it takes those (module docstring)
+        self._flags = tuple(((t32_out,) if t32 else ()) + ((False,) if case is not None else ())
+                            + ((False,) if second_pass else ()) for t32_out in (False, True))
+        self._single = len(self.outputs) == 1
+        self._t = T in self.outputs
+        self._python: Callable[..., tuple[Any, ...]] | None = None  # :meth:`python_filter`
+        self._ones = 0  # one-item calls before it
         self._loops: dict[tuple[tuple[bool, ...], bool | None, bool | None],
                           tuple[Callable[..., int], Callable[..., int] | None]] = {}
         # loops compiled, per dtype
@@ -160,66 +184,79 @@ class Query:
         if out is None:
             # One item: its scalars as Python floats, and compute_dtype's rule (float32 when
             # every array argument is) worked out on the way, for the types this path takes:
-            # a float32 (3,) / (3, 3) array or 0-d bound counts as float32, a tuple or list as
-            # float64, and a Python number not at all.
+            # a float32 (3,) / (3, 3) / (W,) array, 0-d array or numpy scalar counts as float32,
+            # a tuple or list as float64, and a Python number not at all. Anything else takes
+            # the general path (which answers one item alike, after its checks).
             flat: list[float] = []
             all32 = True
-            for value, kind in zip(values, self.kinds, strict=True):
+            for value, shape in zip(values, self._shapes, strict=True):
                 t = type(value)
-                if kind.width == 1:
-                    if t is float:
-                        flat.append(value)
-                        continue
-                    if t is int and -EXACT_INT <= value <= EXACT_INT:
-                        flat.append(float(value))
-                        continue
-                    if t is np.ndarray and value.ndim == 0 and value.dtype.kind == "f" \
-                            and value.dtype.itemsize <= 8:
-                        all32 = all32 and value.dtype == np.float32
-                        flat.append(float(value))
-                        continue
-                    break
                 if t is np.ndarray:
-                    if value.shape != ((kind.width,) if kind.item_dims == 1 else (3, 3)):
+                    if value.shape != shape:
                         break
-                    if value.dtype == np.float64:
+                    dtype = value.dtype
+                    if dtype is _F64 or (dtype is not _F32 and dtype == _F64):
                         all32 = False
-                    elif value.dtype != np.float32:
+                    elif dtype is not _F32 and dtype != _F32:
                         break
-                    flat += value.tolist() if kind.item_dims == 1 else value.ravel().tolist()
-                    continue
-                if t is tuple or t is list:
-                    if kind.item_dims == 1:
-                        row = _python_point(value)
-                    else:  # axes as three rows of three numbers
-                        points = ([p for p in map(_python_point, value) if p is not None]
-                                  if len(value) == 3 else [])
-                        row = [x for p in points for x in p] if len(points) == 3 else None
-                    if row is not None:
-                        flat += row
-                        all32 = False
+                    if shape is _SCALAR:
+                        flat.append(value.item())
+                    else:
+                        flat += value.tolist() if shape is not _AXES else value.ravel().tolist()
+                elif t is float:
+                    if shape is not _SCALAR:
+                        break
+                    flat.append(value)
+                elif t is tuple or t is list:
+                    if shape is _POINT:
+                        row = _python_row(value)
+                    elif shape is _AXES:
+                        row = _python_axes(value)
+                    elif t is tuple and len(value) == shape[0] > 3:
+                        flat += value  # a frustum's constants (module docstring)
                         continue
-                break
+                    else:
+                        break
+                    if row is None:
+                        break
+                    flat += row
+                    all32 = False
+                else:
+                    number = _python_number(value) if shape is _SCALAR else None
+                    if number is None:
+                        break
+                    flat.append(number)
+                    if t is np.float64:
+                        all32 = False
             else:
                 return self._one(flat, values, all32)
         return self._many(values, out)
 
     def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
-        answer = self.filter(*flat, *self._python_flags(all32))
+        python = self._python
+        if python is None:  # the first few calls run the filter as written (module docstring)
+            self._ones += 1
+            python = self.filter if self._ones <= _INLINE_AFTER else self.python_filter()
+        answer = python(*flat, *self._flags[all32])
         if answer[-1]:
             self._check(values)
             answer = self.exact(*flat)
-            if len(self.outputs) == 1:
+            if self._single:
                 answer = (answer,)
             answer = tuple(_rounded(a, kind, np.float64)
                            for a, kind in zip(answer, self.outputs, strict=True))
-        else:
-            answer = answer[:-1]
-        if all32 and T in self.outputs:
+        if all32 and self._t:
             answer = tuple(float(np.float32(a)) if kind == T else a
-                           for a, kind in zip(answer, self.outputs, strict=True))
-        return answer[0] if len(self.outputs) == 1 else answer
+                           for a, kind in zip(answer, self.outputs, strict=False))
+        return answer[0] if self._single else answer[:len(self.outputs)]
+
+    def python_filter(self) -> Callable[..., tuple[Any, ...]]:
+        """The filter as CPython runs it: with its helpers inlined (:func:`._inline.inlined`),
+        the same arithmetic, so the same bits; made on first use."""
+        if self._python is None:
+            self._python = inlined(self.filter)
+        return self._python
 
     def _many(self, values: tuple[Any, ...], out: Any) -> Any:
         arrays = [_as_array(name, value, kind) for name, value, kind
@@ -265,8 +302,9 @@ class Query:
             if get_jit() and not numba_jit_disabled():
                 count = self._run_loop(columns, flat_outs, doubt, dtype)
             else:
-                count = run_interpreted(self.filter, columns, self.kinds, m, flat_outs, doubt,
-                                        self._python_flags(dtype == np.float32))
+                count = run_interpreted(self.python_filter(), columns, self.kinds, m,
+                                        flat_outs, doubt,
+                                        self._flags[dtype == np.float32])
             if count:
                 self._settle(np.flatnonzero(doubt), columns, arrays, flat_outs)
         if out is not None:
@@ -318,13 +356,6 @@ class Query:
                                  "of its own")
         return outs
 
-    def _python_flags(self, t32: bool) -> tuple[bool, ...]:
-        """The arguments the filter takes after the items' as Python runs it: ``t32`` if it
-        takes that, ``case`` False and ``first_pass`` False if it takes those (module
-        docstring)."""
-        return (((t32,) if self.t32 else ()) + ((False,) if self.case is not None else ())
-                + ((False,) if self.second_pass else ()))
-
     # -- values ---------------------------------------------------------------------------------
     def _check(self, values: tuple[Any, ...]) -> None:
         """Raise the ``ValueError`` for the first bad value, in argument order (run when an item
@@ -340,26 +371,27 @@ class Query:
         singles = tuple(isinstance(c, tuple) for c in columns)
         case = None if self.case is None else self.case(columns)
         loop, second = self._loop(singles, dtype == np.float32 if self.t32 else None, case)
-        count = self._first_pass(loop, (singles, dtype, case), columns, outs, doubt)
-        if count and second is not None:
-            count = int(second(*loop_args(columns), *outs, doubt, np.flatnonzero(doubt)))
-        return count
+        return self._first_pass(loop, second, (singles, dtype, case), columns, outs, doubt)
 
-    def _first_pass(self, loop: Callable[..., int],
+    def _first_pass(self, loop: Callable[..., int], second: Callable[..., int] | None,
                     key: tuple[tuple[bool, ...], type, bool | None], columns: list[Column],
                     outs: list[np.ndarray], doubt: np.ndarray) -> int:
-        """The loop over every item, in shares on threads where it pays (``key``: the loop's
-        pattern, dtype and case, to know its first call)."""
-        m = doubt.shape[0]
-        if key not in self._ran:  # the first call compiles: run it whole, here
-            count = int(loop(*loop_args(columns), *outs, doubt))
-            self._ran.add(key)
+        """The loop over every item, each share's second pass right after it, in shares on
+        threads where it pays (``key``: the loop's pattern, dtype and case, to know its first
+        call)."""
+        def run(lo: int, hi: int) -> int:
+            args = loop_args(_share(columns, self.kinds, lo, hi))
+            share, flags = [o[lo:hi] for o in outs], doubt[lo:hi]
+            count = int(loop(*args, *share, flags))
+            if count and second is not None:
+                count = int(second(*args, *share, flags, np.flatnonzero(flags)))
             return count
 
-        def run(lo: int, hi: int) -> int:
-            return int(loop(*loop_args(_share(columns, self.kinds, lo, hi)),
-                            *[o[lo:hi] for o in outs], doubt[lo:hi]))
-
+        m = doubt.shape[0]
+        if key not in self._ran:  # the first call compiles: run it whole, here
+            count = run(0, m)
+            self._ran.add(key)
+            return count
         return sum(in_shares(run, m, PARALLEL_MIN))
 
     def _loop(self, singles: tuple[bool, ...], t32: bool | None, case: bool | None
@@ -388,21 +420,39 @@ def _rounded(value: Any, kind: str, dtype: type) -> Any:
     return float(np.float32(x)) if dtype == np.float32 else x
 
 
-def _python_point(value: Any) -> list[float] | None:
-    """A point written as a tuple or list of three Python floats or ints (ints that float64
-    holds exactly) as floats; None for anything else (which takes the general path)."""
+def _python_row(value: Any) -> list[float] | None:
+    """A point written as a tuple or list of three Python floats, ints that float64 holds
+    exactly, or numpy float64 scalars, as Python floats; None for anything else (which takes
+    the general path)."""
     if not ((type(value) is tuple or type(value) is list) and len(value) == 3):
         return None
-    out = []
-    for x in value:
-        t = type(x)
-        if t is float:
-            out.append(x)
-        elif t is int and -EXACT_INT <= x <= EXACT_INT:
-            out.append(float(x))
-        else:
-            return None
-    return out
+    x, y, z = value
+    if type(x) is float and type(y) is float and type(z) is float:
+        return [x, y, z]
+    row = [_python_number(v, np.float32) for v in value]
+    return None if None in row else row  # type: ignore[return-value]  # (no None left)
+
+
+def _python_axes(value: Any) -> list[float] | None:
+    """A frame written as three rows (tuples or lists, :func:`_python_row`) as its nine
+    entries, row-major; None for anything else."""
+    if len(value) != 3:
+        return None
+    a, b, c = (_python_row(r) for r in value)
+    return None if a is None or b is None or c is None else a + b + c
+
+
+def _python_number(value: Any, refused: type | None = None) -> float | None:
+    """A Python float, an int that float64 holds exactly, or a numpy float64 or float32 scalar
+    (but not one of type ``refused``), as a Python float; None for anything else."""
+    t = type(value)
+    if t is float:
+        return value  # type: ignore[no-any-return]
+    if t is int:
+        return float(value) if -EXACT_INT <= value <= EXACT_INT else None
+    if (t is np.float64 or t is np.float32) and t is not refused:
+        return float(value)
+    return None
 
 
 def _as_array(name: str, value: Any, kind: Kind) -> np.ndarray:

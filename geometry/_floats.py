@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from ._tolerances import ORTHONORMAL_ATOL
 
 __all__ = ["JITABLES", "UNFUSED", "axes_doubt", "axes_orthonormal", "axes_residuals",
-           "interpreted", "jitable", "two_product", "unfused"]
+           "interpreted", "jitable", "residuals_small", "two_product", "unfused"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -58,15 +58,23 @@ def axes_residuals(a00: Any, a01: Any, a02: Any, a10: Any, a11: Any, a12: Any, a
 
 
 @jitable
-def axes_orthonormal(a00: Any, a01: Any, a02: Any, a10: Any, a11: Any, a12: Any, a20: Any,
-                     a21: Any, a22: Any) -> Any:
-    """Whether the rows ``a0*, a1*, a2*`` are orthonormal within ORTHONORMAL_ATOL: every
-    :func:`axes_residuals` at most that in magnitude (so False for any NaN or infinity).
-    Floats or numpy arrays alike (elementwise); the one implementation of the rule."""
-    r0, r1, r2, r3, r4, r5 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
+def residuals_small(r0: Any, r1: Any, r2: Any, r3: Any, r4: Any, r5: Any) -> Any:
+    """Whether the six :func:`axes_residuals` are each at most ORTHONORMAL_ATOL in magnitude
+    (so False for any NaN): the one implementation of the rule. Floats or numpy arrays alike
+    (elementwise)."""
     return ((abs(r0) <= ORTHONORMAL_ATOL) & (abs(r1) <= ORTHONORMAL_ATOL)
             & (abs(r2) <= ORTHONORMAL_ATOL) & (abs(r3) <= ORTHONORMAL_ATOL)
             & (abs(r4) <= ORTHONORMAL_ATOL) & (abs(r5) <= ORTHONORMAL_ATOL))
+
+
+@jitable
+def axes_orthonormal(a00: Any, a01: Any, a02: Any, a10: Any, a11: Any, a12: Any, a20: Any,
+                     a21: Any, a22: Any) -> Any:
+    """Whether the rows ``a0*, a1*, a2*`` are orthonormal within ORTHONORMAL_ATOL: every
+    :func:`axes_residuals` small (:func:`residuals_small`). Floats or numpy arrays alike
+    (elementwise)."""
+    r0, r1, r2, r3, r4, r5 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    return residuals_small(r0, r1, r2, r3, r4, r5)
 
 
 @jitable
@@ -98,11 +106,18 @@ def two_product(a: float, b: float) -> tuple[float, float]:
         c = 134217729.0 * b
         bh = c - (c - b)
         bl = b - bh
-        return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    else:
+        e = _product_error(a, b, p)
+    return p, e  # one return: the interpreter writes this into the filters (:mod:`._inline`)
+
+
+def _product_error(a: float, b: float, p: float) -> float:
+    """:func:`two_product`'s ``e`` where Dekker's product is not exact."""
     if p == 0.0 and (a == 0.0 or b == 0.0):
-        return p, 0.0
+        return 0.0
     if math.isfinite(a) and math.isfinite(b):
         if math.isfinite(p):
-            return p, float(Fraction(a) * Fraction(b) - Fraction(p))  # rounded as an FMA does
-        return p, -p  # a * b overflowed: the exact product minus an infinity
-    return p, a * b - p  # a NaN or an infinity in: NaN or infinity out, as an FMA gives
+            return float(Fraction(a) * Fraction(b) - Fraction(p))  # rounded as an FMA does
+        return -p  # a * b overflowed: the exact product minus an infinity
+    return a * b - p  # a NaN or an infinity in: NaN or infinity out, as an FMA gives

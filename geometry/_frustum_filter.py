@@ -8,23 +8,18 @@ import numpy as np
 from ._floats import jitable
 from ._tolerances import CROSS_BOUND, FILTER_UNIT, OBB_DEFECT_BOUND, PLANE_ABSOLUTE, PLANE_BOUND
 
-__all__ = ["aabb_cross_axes", "aabb_plane", "aabb_planes", "obb_axes", "obb_plane"]
+__all__ = ["aabb_cross_axes", "aabb_plane", "aabb_planes", "aabb_witness", "obb_axes", "obb_plane"]
 
 
 @jitable
 def aabb_plane(nx: float, ny: float, nz: float, o: float, cx: float, cy: float, cz: float,
-               ex: float, ey: float, ez: float, big: float
-               ) -> tuple[float, float, float, float]:
-    """``(far, near, middle, bound)``: ``n . p - o`` at the box's corners farthest along ``n``
-    and against it and at its centre ``c`` (half sizes ``e``), and the certified bound on the
-    error of each (twice ``_tolerances.PLANE_BOUND``: ``n`` and ``o`` rounded once from the
-    exact plane, ``c`` and ``e`` once from the box's corners; ``big`` at least the largest
-    |coordinate| of the box)."""
-    middle = (nx * cx + ny * cy + nz * cz) - o
+               ex: float, ey: float, ez: float) -> tuple[float, float, float]:
+    """``(far, near, middle)``: ``n . p - o`` at the box's corners farthest along ``n`` and
+    against it and at its centre ``c`` (half sizes ``e``), each within the bound of
+    :func:`aabb_planes` (``o`` the offset's double where ``c`` and ``e`` are doubled)."""
+    middle = nx * cx + (ny * cy + (nz * cz - o))
     r = abs(nx) * ex + abs(ny) * ey + abs(nz) * ez
-    bound = 2.0 * PLANE_BOUND * FILTER_UNIT * ((abs(nx) + abs(ny) + abs(nz)) * big + abs(o)) \
-        + PLANE_ABSOLUTE
-    return middle + r, middle - r, middle, bound
+    return middle + r, middle - r, middle
 
 
 @jitable
@@ -33,31 +28,77 @@ def aabb_planes(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float
                 n2x: float, n2y: float, n2z: float, o2: float, n3x: float, n3y: float,
                 n3z: float, o3: float, n4x: float, n4y: float, n4z: float, o4: float,
                 n5x: float, n5y: float, n5z: float, o5: float
-                ) -> tuple[bool, bool, bool, bool, bool, bool, float]:
-    """The box ``[l, h]`` against the six planes (:func:`aabb_plane` each), surely:
-    ``(behind, inside, ahead, cut, centred, huge, big)``: behind one plane wholly, inside every
-    plane strictly, ahead of every plane with its farthest corner, cut into by a plane (its
-    nearest corner behind it), its centre inside every plane; ``huge`` where a bound overflowed
-    (then no comparison holds); ``big`` the box's size bound the cross axes take too."""
-    cx, cy, cz = (lx + hx) * 0.5, (ly + hy) * 0.5, (lz + hz) * 0.5
-    ex, ey, ez = (hx - lx) * 0.5, (hy - ly) * 0.5, (hz - lz) * 0.5
+                ) -> tuple[float, float, float, float, float]:
+    """The box ``[l, h]`` against the six planes (:func:`aabb_plane` each), in units of half
+    its own: ``(far, near, middle, bound, big)``, twice the least over the planes of the value
+    at the box's farthest corner, at its nearest corner and at its centre, each within
+    ``bound`` of that of the exact values (a least value moves by at most the largest of its
+    terms' errors); and ``big``, at least the box's largest |coordinate| (for the cross axes).
+    So the box is wholly behind a plane surely where ``far < -bound``, strictly inside every
+    plane where ``near > bound``, ahead of every plane with its farthest corner where
+    ``far > bound``, cut into by a plane (its nearest corner behind it) where
+    ``near < -bound``, centred (its centre inside every plane) where ``middle > bound``; a
+    bound that overflowed (inf) makes none of these hold.
+
+    Doubled, the centre and half sizes are ``l + h`` and ``h - l``, each rounded once (no
+    halving), and the offsets ``2 o`` exactly. ``bound`` is one for all six planes: twice
+    ``_tolerances.PLANE_BOUND`` (``n`` and ``o`` rounded once from the exact plane, the
+    centre and half sizes once from the box's corners) for the largest ``|n|_1`` and ``|o|``
+    of the six, with ``M`` the largest doubled |centre coordinate| plus half size: at least
+    each plane's own, doubled."""
+    cx, cy, cz = lx + hx, ly + hy, lz + hz
+    ex, ey, ez = hx - lx, hy - ly, hz - lz
     big = max(max(abs(cx), abs(cy)), abs(cz)) + max(max(ex, ey), ez)
-    far0, near0, mid0, b0 = aabb_plane(n0x, n0y, n0z, o0, cx, cy, cz, ex, ey, ez, big)
-    far1, near1, mid1, b1 = aabb_plane(n1x, n1y, n1z, o1, cx, cy, cz, ex, ey, ez, big)
-    far2, near2, mid2, b2 = aabb_plane(n2x, n2y, n2z, o2, cx, cy, cz, ex, ey, ez, big)
-    far3, near3, mid3, b3 = aabb_plane(n3x, n3y, n3z, o3, cx, cy, cz, ex, ey, ez, big)
-    far4, near4, mid4, b4 = aabb_plane(n4x, n4y, n4z, o4, cx, cy, cz, ex, ey, ez, big)
-    far5, near5, mid5, b5 = aabb_plane(n5x, n5y, n5z, o5, cx, cy, cz, ex, ey, ez, big)
-    behind = (far0 < -b0) | (far1 < -b1) | (far2 < -b2) | (far3 < -b3) | (far4 < -b4) \
-        | (far5 < -b5)
-    inside = (near0 > b0) & (near1 > b1) & (near2 > b2) & (near3 > b3) & (near4 > b4) \
-        & (near5 > b5)
-    ahead = (far0 > b0) & (far1 > b1) & (far2 > b2) & (far3 > b3) & (far4 > b4) & (far5 > b5)
-    cut = (near0 < -b0) | (near1 < -b1) | (near2 < -b2) | (near3 < -b3) | (near4 < -b4) \
-        | (near5 < -b5)
-    centred = (mid0 > b0) & (mid1 > b1) & (mid2 > b2) & (mid3 > b3) & (mid4 > b4) & (mid5 > b5)
-    huge = not (b0 + b1 + b2 + b3 + b4 + b5 < np.inf)
-    return behind, inside, ahead, cut, centred, huge, big
+    far0, near0, mid0 = aabb_plane(n0x, n0y, n0z, 2.0 * o0, cx, cy, cz, ex, ey, ez)
+    far1, near1, mid1 = aabb_plane(n1x, n1y, n1z, 2.0 * o1, cx, cy, cz, ex, ey, ez)
+    far2, near2, mid2 = aabb_plane(n2x, n2y, n2z, 2.0 * o2, cx, cy, cz, ex, ey, ez)
+    far3, near3, mid3 = aabb_plane(n3x, n3y, n3z, 2.0 * o3, cx, cy, cz, ex, ey, ez)
+    far4, near4, mid4 = aabb_plane(n4x, n4y, n4z, 2.0 * o4, cx, cy, cz, ex, ey, ez)
+    far5, near5, mid5 = aabb_plane(n5x, n5y, n5z, 2.0 * o5, cx, cy, cz, ex, ey, ez)
+    # (constants of a compiled loop: computed once, not per box)
+    n1 = max(max(max(abs(n0x) + abs(n0y) + abs(n0z), abs(n1x) + abs(n1y) + abs(n1z)),
+                 max(abs(n2x) + abs(n2y) + abs(n2z), abs(n3x) + abs(n3y) + abs(n3z))),
+             max(abs(n4x) + abs(n4y) + abs(n4z), abs(n5x) + abs(n5y) + abs(n5z)))
+    offset = max(max(max(abs(o0), abs(o1)), max(abs(o2), abs(o3))), max(abs(o4), abs(o5)))
+    bound = 2.0 * PLANE_BOUND * FILTER_UNIT * (n1 * big + 2.0 * offset) + PLANE_ABSOLUTE
+    far = min(min(min(far0, far1), min(far2, far3)), min(far4, far5))
+    near = min(min(min(near0, near1), min(near2, near3)), min(near4, near5))
+    middle = min(min(min(mid0, mid1), min(mid2, mid3)), min(mid4, mid5))
+    return far, near, middle, bound, big
+
+
+@jitable
+def aabb_witness(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, n0x: float,
+                 n0y: float, n0z: float, o0: float, n1x: float, n1y: float, n1z: float,
+                 o1: float, n2x: float, n2y: float, n2z: float, o2: float, n3x: float,
+                 n3y: float, n3z: float, o3: float, n4x: float, n4y: float, n4z: float,
+                 o4: float, n5x: float, n5y: float, n5z: float, o5: float, bound: float
+                 ) -> bool:
+    """Whether the box's corner farthest along the plane that its centre lies least inside
+    (or most outside) is strictly inside every plane, surely: a point of the box in the
+    frustum's interior. That corner's coordinates are the box's own (exact), so each plane's
+    value there is within half of ``bound`` (:func:`aabb_planes`, in doubled units, which
+    allows for a rounded centre and half sizes besides)."""
+    cx, cy, cz = lx + hx, ly + hy, lz + hz  # (doubled: only the order of the six matters)
+    m0 = n0x * cx + (n0y * cy + (n0z * cz - 2.0 * o0))
+    m1 = n1x * cx + (n1y * cy + (n1z * cz - 2.0 * o1))
+    m2 = n2x * cx + (n2y * cy + (n2z * cz - 2.0 * o2))
+    m3 = n3x * cx + (n3y * cy + (n3z * cz - 2.0 * o3))
+    m4 = n4x * cx + (n4y * cy + (n4z * cz - 2.0 * o4))
+    m5 = n5x * cx + (n5y * cy + (n5z * cz - 2.0 * o5))
+    least, wx, wy, wz = m0, n0x, n0y, n0z
+    least, wx, wy, wz = (m1, n1x, n1y, n1z) if m1 < least else (least, wx, wy, wz)
+    least, wx, wy, wz = (m2, n2x, n2y, n2z) if m2 < least else (least, wx, wy, wz)
+    least, wx, wy, wz = (m3, n3x, n3y, n3z) if m3 < least else (least, wx, wy, wz)
+    least, wx, wy, wz = (m4, n4x, n4y, n4z) if m4 < least else (least, wx, wy, wz)
+    least, wx, wy, wz = (m5, n5x, n5y, n5z) if m5 < least else (least, wx, wy, wz)
+    px, py, pz = hx if wx > 0.0 else lx, hy if wy > 0.0 else ly, hz if wz > 0.0 else lz
+    return (n0x * px + (n0y * py + (n0z * pz - o0)) > bound) \
+        & (n1x * px + (n1y * py + (n1z * pz - o1)) > bound) \
+        & (n2x * px + (n2y * py + (n2z * pz - o2)) > bound) \
+        & (n3x * px + (n3y * py + (n3z * pz - o3)) > bound) \
+        & (n4x * px + (n4y * py + (n4z * pz - o4)) > bound) \
+        & (n5x * px + (n5y * py + (n5z * pz - o5)) > bound)
 
 
 @jitable

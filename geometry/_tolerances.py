@@ -135,15 +135,18 @@ RAY_W_MIN = 2.0**-700
 #: 2**-26 |d|, a quarter of float32's least spacing, after the first, the same argument.)
 DISTANCE_FAITHFUL = {np.float64: 2.0**-55, np.float32: 2.0**-27}
 
-#: Point vs box distance from a double-double square sum s_hi + s_lo (``_closest.norm_dd``,
+#: Point vs box distance from a double-double square sum s_hi + s_lo (``_closest.square_sum_dd``,
 #: ``sqrt_dd``): the excesses E_i = e_i + f_i are exact (TwoSum); the squares' sum drops f_i**2
 #: (u**2 S), rounds the products e_i f_i and the sums of the low parts (|s_lo| <= 5 u S, so
-#: 26 u**2 S more), and underflow errs by less than 2**-120 S after the power-of-two scaling:
+#: 26 u**2 S more), and underflow (a few terms, each within 2**-1074) errs by less than
+#: 2**-120 S where S is 0 or within [2**-900, 2**900] (the callers scale into that range, or
+#: doubt the sums outside it; there no square overflows either):
 #: |s_hi + s_lo - S| <= 27.01 u**2 S. The root r = fl(sqrt(s_hi)) has |s - r**2| <= 7.2 u s; the
 #: residual s_hi - r**2 is exact (Sterbenz, TwoProduct), its sums with the low parts round by
 #: 11 u**2 s, the Newton step's division by 4 u**2 sqrt(s) and its truncation by 6.5 u**2 sqrt(s):
 #: r + residual / 2r is within 32 u**2 = 2**-101 of sqrt(S), relatively. This bound, 32x that,
-#: is far below DISTANCE_FAITHFUL (2**-55): every finite item is certified without a test.
+#: is far below DISTANCE_FAITHFUL (2**-55): every item in that range is certified without a
+#: test.
 DISTANCE_DD_RELATIVE = 2.0**-96
 
 # --- planes and frusta vs boxes (plane_aabb, plane_obb, aabb_frustum, obb_frustum) ------------
@@ -227,6 +230,31 @@ OBB_DISTANCE_STATIC = 2.0**-66
 #: DISTANCE_DD_RELATIVE: faithful. Past it, the item goes exact.
 OBB_DISTANCE_SHARE = 0.9
 
+#: Point vs OBB distance for float32 data (``point_obb._filter32``), in plain float64: no
+#: scaling is needed (float32 values keep every product, square and sum within 2**-1050 ..
+#: 2**270, so nothing overflows, and a nonzero offset, frame coordinate or excess is at least
+#: 2**-350: no square underflows). The offset t = fl(p - c) is within u |t_j| of the exact one,
+#: the frame coordinate u_i = fl(a_i . t) within 3.0001 u sum_j |a_ij t_j| of a_i . t, and
+#: |a_ij| <= 1.000001 (ORTHONORMAL_ATOL): |u_i - U_i| <= 4.0002 u |t|_1. E = OBB_DISTANCE32_FRAME
+#: |t|_1 is twice that (8 u), so that ``fl(|u_i| + E) <= h_i`` proves |U_i| <= h_i (the sum's
+#: own rounding, u (|u_i| + E) <= 1.00001 u |t|_1, is below E / 2). The signed excess
+#: U - clamp(U, -h, h) is 1-Lipschitz in U and rounds once: each w_i is within
+#: spread = E + 2 u width of the exact W_i (width = sum |w_i|).
+OBB_DISTANCE32_FRAME = 2.0**-50
+#: Point vs OBB distance for float32 data, the rest relative to (width + 2 spread)**2 >= |W|**2:
+#: the metric's second order (OBB_DISTANCE_METRIC: 9.01e-12 for e <= 1e-6), and the float
+#: evaluation of D = |w|**2 - w^T R w: the squares' sum (3.0001 u), R's entries (each a sum of
+#: three products of float32 values, exact, rounded twice: within 3 u), the correction's own
+#: roundings (below 1e-5 u) and the last subtraction (u), 7.01 u in all: 2**-36 (1.455e-11)
+#: covers both. The step from w to the exact W adds |(w - W)^T (I - R) (w + W)| <=
+#: (1 + 3e) sqrt(3) spread (2 width + sqrt(3) spread) <= 3.5 spread (width + spread), and
+#: underflow in the correction's products (a few 2**-1074) the absolute 2**-1000. Certified
+#: when the total, times 1.01 for the bound's own roundings, is within OBB_DISTANCE_SHARE *
+#: DISTANCE_FAITHFUL[float32] of D: the root is then within 0.46 * 2**-27 (and the root's
+#: rounding, 2**-53) of the distance, relatively, below half a float32 ulp: faithful once the
+#: engine rounds it to float32.
+OBB_DISTANCE32_STATIC = 2.0**-36
+
 #: Sphere vs AABB: each excess e_i rounds the exact one (within u), its square and the sum of
 #: three round (fused or not): |sum e_i**2 - d**2| <= 5.02 u sum e_i**2; r**2 rounds by u r**2,
 #: their difference by u more of the two: within 7.02 u (sum + r**2) in all, plus underflow (a few
@@ -234,6 +262,13 @@ OBB_DISTANCE_SHARE = 0.9
 #: 2.01 u (|s - lo| + r). 2**-50 is 8 u, more than both with the bound's own rounding.
 SPHERE_RELATIVE = 2.0**-50
 SPHERE_ABSOLUTE = 2.0**-1000
+#: Sphere vs AABB, INCLUDE's margins by their computed value m = fl(fl(s - lo) - r) alone:
+#: |m - (s - lo - r)| <= 2.01 u (|s - lo| + r) and |s - lo| + r <= (|m| + 2 r)(1 + 3 u), so
+#: the error is within 2.02 u (|m| + 2 r), less than |m| once |m| > 4.05 u r. One bound for
+#: the six margins (and so for their least), SPHERE_MARGIN r + SPHERE_ABSOLUTE: 2**-48 is
+#: 32 u (a power of two: the product rounds only where it underflows, which the absolute part
+#: covers).
+SPHERE_MARGIN = 2.0**-48
 #: Sphere vs box: excesses, offsets or radii beyond this are doubt (their squares, summed, could
 #: overflow), decided exactly.
 SPHERE_SCALE_MAX = 2.0**500

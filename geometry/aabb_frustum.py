@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike
 from ._dask import dask_aware
 from ._engine import CLASS, Query
 from ._frustum_exact import classify_aabb, registered
-from ._frustum_filter import aabb_cross_axes, aabb_planes
+from ._frustum_filter import aabb_cross_axes, aabb_planes, aabb_witness
 from ._validate import BOX_MAX, BOX_MIN, FRUSTUM_AABB_AXES, FRUSTUM_PLANES
 from .frustum import Frustum
 from .results import IntersectionType
@@ -60,36 +60,46 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, n0
     INCLUDE; a box that a plane cuts into is INTERSECT for sure where its centre lies inside
     every plane beyond the bound. The rest (few boxes) is left by the engine's first pass to
     its second (``first_pass`` False), which tests the box's face normals (exactly: ``h < f``
-    or ``l > g``, the exact bound lying in ``[f, g]``'s rounding, adjacent floats) and the
-    cross axes (:func:`._frustum_filter.aabb_cross_axes`): NONE where one separates,
-    INTERSECT where none can and no plane can, and the box is across a plane; doubt else, for
-    the exact pass. Doubt also for a non-finite value (bad input, the empty-box infinities, an
+    or ``l > g``, the exact bound lying in ``[f, g]``'s rounding, adjacent floats), then one
+    corner of the box (:func:`._frustum_filter.aabb_witness`: INTERSECT where it lies in the
+    frustum's interior and a plane cuts into the box), then the cross axes
+    (:func:`._frustum_filter.aabb_cross_axes`): NONE where one separates, INTERSECT where
+    none can and no plane can, and the box is across a plane; doubt else, for the exact
+    pass. Doubt also for a non-finite value (bad input, the empty-box infinities, an
     overflow). A finite empty box (min > max) is NONE."""
     total = lx + ly + lz + hx + hy + hz
     bad = (not total - total == 0.0) | (not trust == 1.0)
     empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
-    behind, inside, ahead, cut, centred, huge, big = aabb_planes(
+    far, near, middle, bound, big = aabb_planes(
         lx, ly, lz, hx, hy, hz, n0x, n0y, n0z, o0, n1x, n1y, n1z, o1, n2x, n2y, n2z, o2, n3x,
         n3y, n3z, o3, n4x, n4y, n4z, o4, n5x, n5y, n5z, o5)
+    behind, inside, cut = far < -bound, near > bound, near < -bound
     # a plane cutting into the box for sure rules out INCLUDE
-    sure = behind | inside | (centred & cut)
+    sure = behind | inside | ((middle > bound) & cut)
     separated = False
     if (not first_pass) & (not sure):
         beside = (hx < fx) | (hy < fy) | (hz < fz) | (lx > gx) | (ly > gy) | (lz > gz)
-        crossed, overlapping = aabb_cross_axes(
-            lx, ly, lz, hx, hy, hz, big,
-            (d0x, d0y, d0z, d1x, d1y, d1z, d2x, d2y, d2z, d3x, d3y, d3z, d4x, d4y, d4z, d5x,
-             d5y, d5z, d6x, d6y, d6z, d7x, d7y, d7z, d8x, d8y, d8z, d9x, d9y, d9z, d10x, d10y,
-             d10z, d11x, d11y, d11z),
-            (l0, u0, l1, u1, l2, u2, l3, u3, l4, u4, l5, u5, l6, u6, l7, u7, l8, u8,
-             l9, u9, l10, u10, l11, u11, l12, u12, l13, u13, l14, u14, l15, u15,
-             l16, u16, l17, u17, l18, u18, l19, u19, l20, u20, l21, u21, l22, u22,
-             l23, u23, l24, u24, l25, u25, l26, u26, l27, u27, l28, u28, l29, u29,
-             l30, u30, l31, u31, l32, u32, l33, u33, l34, u34, l35, u35), reach)
+        # a corner of the box in the frustum's interior: INTERSECT (the common case here)
+        met = (not beside) & cut & aabb_witness(
+            lx, ly, lz, hx, hy, hz, n0x, n0y, n0z, o0, n1x, n1y, n1z, o1, n2x, n2y, n2z, o2,
+            n3x, n3y, n3z, o3, n4x, n4y, n4z, o4, n5x, n5y, n5z, o5, bound)
+        crossed = False
+        overlapping = False
+        if (not beside) & (not met):
+            crossed, overlapping = aabb_cross_axes(
+                lx, ly, lz, hx, hy, hz, big,
+                (d0x, d0y, d0z, d1x, d1y, d1z, d2x, d2y, d2z, d3x, d3y, d3z, d4x, d4y, d4z, d5x,
+                 d5y, d5z, d6x, d6y, d6z, d7x, d7y, d7z, d8x, d8y, d8z, d9x, d9y, d9z, d10x, d10y,
+                 d10z, d11x, d11y, d11z),
+                (l0, u0, l1, u1, l2, u2, l3, u3, l4, u4, l5, u5, l6, u6, l7, u7, l8, u8,
+                 l9, u9, l10, u10, l11, u11, l12, u12, l13, u13, l14, u14, l15, u15,
+                 l16, u16, l17, u17, l18, u18, l19, u19, l20, u20, l21, u21, l22, u22,
+                 l23, u23, l24, u24, l25, u25, l26, u26, l27, u27, l28, u28, l29, u29,
+                 l30, u30, l31, u31, l32, u32, l33, u33, l34, u34, l35, u35), reach)
         separated = beside | crossed
-        sure = separated | (overlapping & ahead & cut)
+        sure = separated | met | (overlapping & (far > bound) & cut)
     code = 0 if behind | separated | empty else (2 if inside else 1)
-    return code, bad | huge | ((not empty) & (not sure))
+    return code, bad | ((not empty) & (not sure))
 
 
 def _exact(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
@@ -113,12 +123,13 @@ def _conservative_filter(lx: float, ly: float, lz: float, hx: float, hy: float, 
     total = lx + ly + lz + hx + hy + hz
     bad = (not total - total == 0.0) | (not trust == 1.0)
     empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
-    behind, inside, ahead, cut, centred, huge, big = aabb_planes(
+    far, near, _, bound, _ = aabb_planes(
         lx, ly, lz, hx, hy, hz, n0x, n0y, n0z, o0, n1x, n1y, n1z, o1, n2x, n2y, n2z, o2, n3x,
         n3y, n3z, o3, n4x, n4y, n4z, o4, n5x, n5y, n5z, o5)
+    behind, inside = far < -bound, near > bound
     # INTERSECT is sure when no plane can have the box behind it and one cuts into it
     code = 0 if behind | empty else (2 if inside else 1)
-    return code, bad | huge | ((not empty) & (not (behind | inside | (ahead & cut))))
+    return code, bad | ((not empty) & (not (behind | inside | ((far > bound) & (near < -bound)))))
 
 
 def _conservative_exact(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,

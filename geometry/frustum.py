@@ -40,10 +40,10 @@ def _normalised(plane: Plane) -> tuple[list[Fraction], Fraction]:
     return [x * scale for x in plane.normal], plane.offset * scale
 
 
-def _frozen(values: list[float]) -> np.ndarray:
-    a = np.array(values, dtype=np.float64)
-    a.flags.writeable = False
-    return a
+def _floats(values: list[float]) -> tuple[float, ...]:
+    """The filters' constants as Python floats, made once: one box per call reads them as they
+    are, with no array to convert."""
+    return tuple(float(x) for x in values)
 
 
 def _intervals(directions: list[list[float]], corners: list[list[float]]) -> list[float]:
@@ -169,14 +169,14 @@ class Frustum:
         #: the scalars the box queries' filters take (their docstrings): the normalised planes
         #: rounded to nearest, the vertices' bounding box rounded inwards, whether all of them
         #: are finite (else every box is decided exactly), and the key of the exact planes
-        self._constants = _frozen([*(x if np.isfinite(x) else 0.0 for x in constants),
+        self._constants = _floats([*(x if np.isfinite(x) else 0.0 for x in constants),
                                    1.0 if trust else 0.0, float(key)])
         #: and for the separating axes of the oriented boxes: 8 corners and 12 edge directions
         #: (repeated where the frustum has fewer), the largest |corner coordinate|
-        self._sat_constants = _frozen([x if np.isfinite(x) else 0.0 for x in sat])
+        self._sat_constants = _floats([x if np.isfinite(x) else 0.0 for x in sat])
         #: of the axis-aligned boxes: the 12 directions, the corners' intervals on the 36 axes
         #: ``e_k x d`` (:func:`_intervals`), the largest |corner coordinate|
-        self._aabb_constants = _frozen([x if np.isfinite(x) else 0.0 for x in aabb])
+        self._aabb_constants = _floats([x if np.isfinite(x) else 0.0 for x in aabb])
 
     # -- the value ------------------------------------------------------------------------------
     @property

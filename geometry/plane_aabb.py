@@ -4,8 +4,9 @@ The plane ``normal . p = offset`` meets the closed box iff the box's corners nea
 farthest along the normal lie on either side (or on it): the corner that maximises
 ``normal . p`` takes ``box_max`` where the normal's component is positive and ``box_min``
 elsewhere (the p-vertex / n-vertex test, Greene 1994; Akenine-Möller et al., Real-Time
-Rendering, 22.10). ``_filter`` evaluates both corners in float64 with a certified bound
-(``_tolerances.PLANE_BOUND``), ``_exact`` in integers for the rest.
+Rendering, 22.10). ``_filter`` evaluates both corners in float64 (the box's centre plus and minus
+its radius along the normal) with a certified bound (``_tolerances.PLANE_BOUND``), ``_exact`` in
+integers for the rest.
 """
 
 from __future__ import annotations
@@ -25,21 +26,27 @@ __all__ = ["plane_side_aabb"]
 def _filter(nx: float, ny: float, nz: float, offset: float, lx: float, ly: float, lz: float,
             hx: float, hy: float, hz: float) -> tuple[int, bool]:
     """``(side, doubt)`` of one box against one plane, in float64: ``far`` and ``near`` are
-    ``normal . p - offset`` at the corners farthest along the normal and against it, each sure
-    of its sign beyond the certified bound. An empty box (min > max) is -1. Doubt for any
-    non-finite value (bad input, the empty-box infinities, an overflow) and a zero normal."""
-    total = nx + ny + nz + offset + lx + ly + lz + hx + hy + hz
-    bad = (not total - total == 0.0) | ((nx == 0.0) & (ny == 0.0) & (nz == 0.0))
-    empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
-    far = (nx * (hx if nx > 0.0 else lx) + ny * (hy if ny > 0.0 else ly)
-           + nz * (hz if nz > 0.0 else lz)) - offset
-    near = (nx * (lx if nx > 0.0 else hx) + ny * (ly if ny > 0.0 else hy)
-            + nz * (lz if nz > 0.0 else hz)) - offset
-    big = max(max(max(abs(lx), abs(ly)), max(abs(lz), abs(hx))), max(abs(hy), abs(hz)))
-    bound = PLANE_BOUND * FILTER_UNIT * ((abs(nx) + abs(ny) + abs(nz)) * big + abs(offset)) \
-        + PLANE_ABSOLUTE
-    # an overflow anywhere leaves far, near or the bound infinite or NaN
-    bad = bad | (not (far - far == 0.0)) | (not (near - near == 0.0)) | (not bound < np.inf)
+    twice ``normal . p - offset`` at the corners farthest along the normal and against it,
+    ``m +- r`` from the box's doubled centre ``l + h`` and half sizes ``h - l`` (each rounded
+    once: twice ``_tolerances.PLANE_BOUND``, as the AABB vs frustum filter, doubled with them),
+    each sure of its sign beyond the certified bound. An empty box (min > max) is -1. Doubt for
+    any non-finite value (bad input, the empty-box infinities, an overflow) and a zero
+    normal."""
+    cx, cy, cz = lx + hx, ly + hy, lz + hz
+    ex, ey, ez = hx - lx, hy - ly, hz - lz
+    # a sum of these is finite iff they all are (or it overflowed: doubt either way); every
+    # input enters one of them
+    total = (nx + ny + nz + offset) + ((cx + ex) + (cy + ey) + (cz + ez))
+    empty = (lx > hx) | (ly > hy) | (lz > hz)
+    middle = nx * cx + (ny * cy + (nz * cz - 2.0 * offset))
+    r = abs(nx) * ex + abs(ny) * ey + abs(nz) * ez
+    far, near = middle + r, middle - r
+    big = max(max(abs(cx), abs(cy)), abs(cz)) + max(max(ex, ey), ez)
+    bound = 2.0 * PLANE_BOUND * FILTER_UNIT * ((abs(nx) + abs(ny) + abs(nz)) * big
+                                               + 2.0 * abs(offset)) + PLANE_ABSOLUTE
+    # the bound is 2**-49 of the sum's magnitude: below 2**970, no sum above overflows
+    bad = (not total - total == 0.0) | ((nx == 0.0) & (ny == 0.0) & (nz == 0.0)) \
+        | (not bound < 2.0**970)
     sure = (far < -bound) | (near > bound) | ((far > bound) & (near < -bound))
     side = -1 if (far < 0.0) | empty else (1 if near > 0.0 else 0)
     return side, bad | ((not empty) & (not sure))

@@ -2,11 +2,12 @@
 
 The distance of ``p`` to the closed box ``[lo, hi]`` is the length of the vector of its
 excesses ``max(lo_i - p_i, p_i - hi_i, 0)`` (Arvo 1990; Ericson 2005, 5.1.3). ``_filter`` forms
-each excess exactly as a sum of two floats (TwoSum), their squares' sum in double-double, scaled
-by a power of two so that nothing overflows or underflows, and its square root with one Newton
-step (``_closest``): within 2**-96 of the distance, relatively (``DISTANCE_DD_RELATIVE``), so
-that rounded once it is one of the two floats around the exact distance. Only a non-finite value
-is doubt; ``_exact`` computes the squared distance as a Fraction and rounds its root correctly.
+each excess exactly as a sum of two floats (TwoSum), their squares' sum in double-double and its
+square root with one Newton step (``_closest``): within 2**-96 of the distance, relatively
+(``DISTANCE_DD_RELATIVE``), so that rounded once it is one of the two floats around the exact
+distance. A non-finite value is doubt, and so is a squared distance too large or too small for
+that (outside [2**-900, 2**900], not 0); ``_exact`` computes the squared distance as a Fraction
+and rounds its root correctly.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._closest import aabb_distance2, excess, norm_dd, sqrt_dd, sqrt_rounded
+from ._closest import aabb_distance2, excess, sqrt_dd, sqrt_rounded, square_sum_dd
 from ._dask import dask_aware
 from ._engine import Query, T
 from ._validate import BOX_MAX, BOX_MIN, POINT
@@ -24,24 +25,30 @@ from ._validate import BOX_MAX, BOX_MIN, POINT
 __all__ = ["distance_point_aabb"]
 
 _INF = math.inf
+_SQUARE_MIN = 2.0**-900  # the squared distances the filter certifies, besides 0
+_SQUARE_MAX = 2.0**900
 
 
 def _filter(px: float, py: float, pz: float, lx: float, ly: float, lz: float, hx: float,
             hy: float, hz: float) -> tuple[float, bool]:
-    """``(distance, doubt)`` of one point to one box: faithful wherever the inputs and the
-    excesses are finite (the bound ``DISTANCE_DD_RELATIVE`` holds for every such item, so it is
-    not tested per item); ``inf`` for an empty box. Doubt for a non-finite value: bad input, the
-    empty-box infinities, an excess that overflows."""
+    """``(distance, doubt)`` of one point to one box: faithful wherever the inputs are finite
+    and the squared distance is 0 or within [2**-900, 2**900] (there no square overflows and
+    what underflows is far below the bound ``DISTANCE_DD_RELATIVE``, which then holds for every
+    item, so it is not tested per item); ``inf`` for an empty box. Doubt for a non-finite
+    value (bad input, the empty-box infinities) and, for a box that is not empty, a squared
+    distance outside that range (or an excess that overflows)."""
     e0, f0 = excess(px, lx, hx)
     e1, f1 = excess(py, ly, hy)
     e2, f2 = excess(pz, lz, hz)
-    # x - x is 0 for a finite x, NaN for the rest; each input enters one of these
-    total = (px - px) + (py - py) + (pz - pz) + (lx - lx) + (ly - ly) + (lz - lz) \
-        + (hx - hx) + (hy - hy) + (hz - hz) + (e0 - e0) + (e1 - e1) + (e2 - e2)
-    bad = not total == 0.0
+    # a sum of the inputs is finite iff they all are (or it overflowed: doubt either way); the
+    # point's terms first (one point for all boxes: a constant of the loop)
+    total = (px + py + pz) + ((lx + hx) + (ly + hy) + (lz + hz))
     empty = (lx > hx) | (ly > hy) | (lz > hz)
-    s_hi, s_lo, unscale = norm_dd(e0, f0, e1, f1, e2, f2)
-    distance = sqrt_dd(s_hi, s_lo) * unscale
+    s_hi, s_lo = square_sum_dd(e0, f0, e1, f1, e2, f2)
+    scaled = (s_hi <= _SQUARE_MAX) & ((s_hi >= _SQUARE_MIN)
+                                      | ((e0 == 0.0) & (e1 == 0.0) & (e2 == 0.0)))
+    bad = (not total - total == 0.0) | ((not empty) & (not scaled))
+    distance = sqrt_dd(s_hi, s_lo)
     return (_INF if empty | bad else distance), bad
 
 

@@ -49,8 +49,9 @@ def _filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, lx
     ry = 1.0 / (dy if dy != 0.0 else 1.0)
     rz = 1.0 / (dz if dz != 0.0 else 1.0)
     # a sum of the differences, directions and reciprocals is finite iff they all are (or it
-    # overflowed: doubt either way); each input enters one of them
-    total = ax + bx + ay + by + az + bz + dx + dy + dz + rx + ry + rz
+    # overflowed: doubt either way); each input enters one of them. (The ray's terms summed
+    # first: with one ray for all boxes, a constant of the loop.)
+    total = (dx + dy + dz + rx + ry + rz) + (ax + bx + ay + by + az + bz)
     bad = (not total - total == 0.0) | (abs(dx) > RECIPROCAL_MAX) | (abs(dy) > RECIPROCAL_MAX) \
         | (abs(dz) > RECIPROCAL_MAX) | ((dx == 0.0) & (dy == 0.0) & (dz == 0.0)) \
         | (not t_min < _INF) | (not t_max > -_INF)

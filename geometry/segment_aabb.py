@@ -38,8 +38,9 @@ def _filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, lx
     ry = 1.0 / (dy if dy != 0.0 else 1.0)
     rz = 1.0 / (dz if dz != 0.0 else 1.0)
     # a sum of the differences and reciprocals is finite iff they all are (or it overflowed:
-    # doubt either way); each input enters some difference
-    total = ax + bx + ay + by + az + bz + dx + dy + dz + rx + ry + rz
+    # doubt either way); each input enters some difference. (The segment's terms summed
+    # first: with one segment for all boxes, a constant of the loop.)
+    total = (dx + dy + dz + rx + ry + rz) + (ax + bx + ay + by + az + bz)
     bad = (not total - total == 0.0) | (abs(dx) > RECIPROCAL_MAX) | (abs(dy) > RECIPROCAL_MAX) \
         | (abs(dz) > RECIPROCAL_MAX)
 
@@ -65,8 +66,10 @@ def _filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, lx
     gap = leave - enter
     sure = abs(gap) > SLAB_RELATIVE * (abs(enter) + abs(leave)) + SLAB_ABSOLUTE
 
-    strict = (lx < sx) & (sx < hx) & (lx < ex) & (ex < hx) & (ly < sy) & (sy < hy) \
-        & (ly < ey) & (ey < hy) & (lz < sz) & (sz < hz) & (lz < ez) & (ez < hz)
+    # both endpoints in the open box: per axis, their min and max within it (with one segment,
+    # constants of the loop)
+    strict = (lx < min(sx, ex)) & (max(sx, ex) < hx) & (ly < min(sy, ey)) \
+        & (max(sy, ey) < hy) & (lz < min(sz, ez)) & (max(sz, ez) < hz)
     code = 2 if strict else (1 if gap >= 0.0 else 0)
     return code, bad | (not (strict | sure))
 

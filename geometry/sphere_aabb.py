@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 from ._closest import aabb_distance2
 from ._dask import dask_aware
 from ._engine import CLASS, Query
-from ._tolerances import SPHERE_ABSOLUTE, SPHERE_RELATIVE, SPHERE_SCALE_MAX
+from ._tolerances import SPHERE_ABSOLUTE, SPHERE_MARGIN, SPHERE_RELATIVE, SPHERE_SCALE_MAX
 from ._validate import BOX_MAX, BOX_MIN, POINT, RADIUS
 from .results import IntersectionType
 
@@ -31,18 +31,22 @@ def _filter(sx: float, sy: float, sz: float, r: float, lx: float, ly: float, lz:
     Each excess ``e_i`` rounds the exact one (a rounded difference keeps its sign, so the side
     is exact), and ``e_i = 0`` exactly where the centre is within the slab: a centre in the box
     is surely a hit. Else ``sum e_i**2 - r**2`` decides, sure outside the certified band. INCLUDE
-    needs ``(s_i - lo_i) - r > 0`` and ``(hi_i - s_i) - r > 0`` on every axis, each sure outside
-    its band. Doubt also for a non-finite value, a negative radius, and excesses or a radius
-    beyond SPHERE_SCALE_MAX (their squares could overflow)."""
-    gl0, gl1, gl2 = (sx - lx) - r, (sy - ly) - r, (sz - lz) - r
-    gh0, gh1, gh2 = (hx - sx) - r, (hy - sy) - r, (hz - sz) - r
-    e0 = lx - sx if lx > sx else (sx - hx if sx > hx else 0.0)
-    e1 = ly - sy if ly > sy else (sy - hy if sy > hy else 0.0)
-    e2 = lz - sz if lz > sz else (sz - hz if sz > hz else 0.0)
-    # x - x is 0 for a finite x, NaN for the rest; every input enters one of these
-    total = (gl0 - gl0) + (gl1 - gl1) + (gl2 - gl2) + (gh0 - gh0) + (gh1 - gh1) + (gh2 - gh2)
-    bad = (not total == 0.0) | (not r >= 0.0) \
-        | (max(max(e0, e1), max(e2, r)) > SPHERE_SCALE_MAX)
+    needs ``(s_i - lo_i) - r > 0`` and ``(hi_i - s_i) - r > 0`` on every axis: the least of the
+    six, sure outside its band (``SPHERE_MARGIN``). Doubt also for a non-finite value, a
+    negative radius, and excesses or a radius beyond SPHERE_SCALE_MAX (their squares could
+    overflow)."""
+    dl0, dl1, dl2 = sx - lx, sy - ly, sz - lz
+    dh0, dh1, dh2 = hx - sx, hy - sy, hz - sz
+    # minus the excesses: min(s - lo, hi - s, 0) on each axis (for lo <= hi at most one of the
+    # differences is negative, and a rounded difference keeps the exact one's sign)
+    e0, e1, e2 = min(min(dl0, dh0), 0.0), min(min(dl1, dh1), 0.0), min(min(dl2, dh2), 0.0)
+    # INCLUDE's six margins (s - lo) - r and (hi - s) - r: the least decides
+    least = min(min(min(dl0, dh0), min(dl1, dh1)), min(dl2, dh2)) - r
+    # a sum of the differences is finite iff they all are (or it overflowed: doubt either
+    # way); every input enters one of them
+    total = (dl0 + dh0) + (dl1 + dh1) + (dl2 + dh2)
+    bad = (not total - total == 0.0) | (not r >= 0.0) | (r > SPHERE_SCALE_MAX) \
+        | (min(min(e0, e1), e2) < -SPHERE_SCALE_MAX)
     empty = (lx > hx) | (ly > hy) | (lz > hz)
     squares = e0 * e0 + e1 * e1 + e2 * e2
     rr = r * r
@@ -50,18 +54,9 @@ def _filter(sx: float, sy: float, sz: float, r: float, lx: float, ly: float, lz:
     band = SPHERE_RELATIVE * (squares + rr) + SPHERE_ABSOLUTE
     miss = gap > band
     hit = (gap < -band) | ((e0 == 0.0) & (e1 == 0.0) & (e2 == 0.0))
-    inside = (gl0 > SPHERE_RELATIVE * (abs(sx - lx) + r)) \
-        & (gl1 > SPHERE_RELATIVE * (abs(sy - ly) + r)) \
-        & (gl2 > SPHERE_RELATIVE * (abs(sz - lz) + r)) \
-        & (gh0 > SPHERE_RELATIVE * (abs(hx - sx) + r)) \
-        & (gh1 > SPHERE_RELATIVE * (abs(hy - sy) + r)) \
-        & (gh2 > SPHERE_RELATIVE * (abs(hz - sz) + r))
-    touching = (gl0 < -SPHERE_RELATIVE * (abs(sx - lx) + r)) \
-        | (gl1 < -SPHERE_RELATIVE * (abs(sy - ly) + r)) \
-        | (gl2 < -SPHERE_RELATIVE * (abs(sz - lz) + r)) \
-        | (gh0 < -SPHERE_RELATIVE * (abs(hx - sx) + r)) \
-        | (gh1 < -SPHERE_RELATIVE * (abs(hy - sy) + r)) \
-        | (gh2 < -SPHERE_RELATIVE * (abs(hz - sz) + r))
+    margin = SPHERE_MARGIN * r + SPHERE_ABSOLUTE  # (one ball: a constant of the loop)
+    inside = least > margin
+    touching = least < -margin
     code = 0 if empty | miss else (2 if inside else 1)
     unsure = (not (miss | hit)) | (hit & (not (inside | touching)))
     return code, bad | ((not empty) & unsure)

@@ -5,7 +5,10 @@ No timing is asserted; the real run is ``./benchmarks/run.sh`` (see the README).
 
 import pytest
 
-from benchmarks import bench_geometry  # from the checkout (pytest's pythonpath), not installed
+from benchmarks import (  # from the checkout (pytest's pythonpath), not installed
+    bench_geometry,
+    one_item,
+)
 
 FUNCTIONS = ("classify_segment_aabb", "intersect_ray_aabb + nearest", "triangle_overlaps_aabb",
              "read-once floor", "baseline: whole-array numpy classify")
@@ -40,15 +43,16 @@ def test_classify_row_reports_all_three_classes(capsys: pytest.CaptureFixture[st
         assert count > 0, f"expected the benchmark scene to contain {name} boxes, row: {row!r}"
 
 
-def test_one_item_table_has_pyrr_and_the_queries(capsys: pytest.CaptureFixture[str]) -> None:
-    us = bench_geometry.one_item_table(rounds=1, calls=2)
+def test_one_item_table_has_pyrr_and_every_query(capsys: pytest.CaptureFixture[str]) -> None:
+    import geometry
+
+    us = one_item.table(rounds=1, calls=2)
     out = capsys.readouterr().out
-    names = ["pyrr ray_intersect_aabb", "classify_segment_aabb", "intersect_ray_aabb",
-             "triangle_overlaps_aabb", "classify_segment_obb", "intersect_ray_obb",
-             "triangle_overlaps_obb", "classify_aabb_aabb", "distance_point_aabb",
-             "classify_obb_obb", "classify_sphere_aabb", "distance_point_obb"]
-    assert list(us) == names, f"expected a row per query after pyrr's, got {list(us)}"
-    for name in names:
+    queries = sorted(name for name in geometry.__all__ if name.startswith(
+        ("classify_", "intersect_", "distance_", "plane_side_")) or "_overlaps_" in name)
+    assert sorted(us) == sorted([one_item.PYRR, *queries]), (
+        f"expected pyrr's row and one per query, got {sorted(us)}")
+    for name in us:
         row = next((line for line in out.splitlines() if line.startswith(f"| {name} |")), None)
         assert row is not None, f"expected a row for {name} in:\n{out}"
         assert float(row.split("|")[3]) > 0, f"expected a positive ratio to pyrr: {row!r}"

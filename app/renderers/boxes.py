@@ -86,6 +86,13 @@ class BoxRenderer:
             self.uploads += write_rows(self.classes, lambda lo, hi: classes[lo:hi, None],
                                        recoloured)
 
+    def write_poses(self, rows: np.ndarray, boxes: Boxes) -> None:
+        """Instances ``rows`` take the poses of ``boxes`` (box k to row ``rows[k]``)."""
+        matrices = np.ascontiguousarray(model_matrices(boxes).reshape(-1, 16), dtype="f4")
+        for row, matrix in zip(rows.tolist(), matrices, strict=True):
+            self.models.write(matrix.tobytes(), offset=row * matrix.nbytes)
+        self.uploads += len(matrices)
+
     def replace(self, boxes: Boxes, classes: np.ndarray) -> None:
         """Show exactly ``boxes`` from now on: every row written, the buffers kept when they
         are large enough (for a subset that changes with the classes)."""

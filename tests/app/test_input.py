@@ -169,3 +169,28 @@ def test_app_camera_is_the_only_module_that_sees_pyglm():
                     isinstance(node.value, ast.Attribute) and node.value.attr == "camera":
                 seen.append(f"{path.name}:{node.lineno} reads camera.{node.attr}")
     assert not seen, f"expected glm only in app/camera.py, found: {seen}"
+
+
+def test_a_moved_hit_writes_its_own_row_of_the_hits_copy(gl_app):
+    """Crowded scenes draw the hits again from a copy: moving a hit box (its class kept)
+    writes that one row, with the box's new pose; a class change rebuilds the copy."""
+    from app.presets import random_scene
+    from app.renderers.boxes import model_matrices
+
+    app = gl_app
+    app.show_scene(random_scene(400, 0))
+    st, hits = app.state, app.view.box_view.hits
+    app.render_frame()
+    box = 0  # random_scene's box 0 encloses the segment: INCLUDE, the copy's first row
+    assert st.classes[box] == 2, "expected box 0 to be INCLUDE"
+    before = hits.uploads
+    st.move_box(box, (0.0, 1e-3, 0.0))
+    app.render_frame()
+    assert st.classes[box] == 2 and hits.uploads == before + 1, (
+        f"expected one row written, got {hits.uploads - before} writes")
+    got = np.frombuffer(hits.models.read(64), dtype="f4").reshape(4, 4)
+    np.testing.assert_allclose(got, model_matrices(st.boxes.subset([box]))[0], rtol=1e-6,
+                               err_msg="expected the moved box's pose in its row")
+    st.move_segment((0.0, 0.0, 0.25))  # classes change: the copy is rebuilt
+    app.render_frame()
+    assert hits.count == int((st.classes != 0).sum()), "expected the copy to hold every hit"

@@ -62,6 +62,31 @@ def test_dragging_switching_and_turning_the_query_box():
                                err_msg="expected B to bring back the turned OBB")
 
 
+def test_the_box_lesson_steps_through_geometrys_15_axes():
+    """X explains the selected box against the query box; . steps through the 15 axes of
+    geometry.explain_aabb_aabb / aabb_obb, then the verdict, and stays there."""
+    from app.lesson import lesson_for
+
+    ctl = make(parse_scene(SCENE, "b.json", "b"), SHOT)
+    st = ctl.state
+    st.selected = 1
+    ctl.key("X")
+    assert st.explain, "expected X to turn explain mode on in a box scene"
+    q, b = st.query, st.boxes
+    sat = geometry.explain_aabb_obb(q.box_min[0], q.box_max[0], b.center[1], b.axes[1],
+                                    b.half_size[1])
+    for step in range(1, 18):
+        ctl.key("PERIOD")
+        assert ctl.message == f"step {min(step, 16)}/16", f"expected step {step}: {ctl.message}"
+        les = lesson_for(st, (640, 480), 8.0)
+        if step <= 15:
+            test = sat.axes[step - 1]
+            want = "zero axis" if test.zero else "separated" if test.separates else "overlap"
+            assert want in les.caption, f"step {step} ({test.name}): {les.caption!r}"
+    assert f"axis {sat.separating + 1} ({sat.axes[sat.separating].name})" in les.caption, (
+        f"expected the verdict to name the separating axis: {les.caption!r}")
+
+
 def test_a_bad_query_box_is_one_line_naming_the_field():
     with pytest.raises(SceneError, match=r"^b\.json: query_box\.min: min > max on axis y"):
         parse_scene({"boxes": [], "query_box": {"min": [0, 2, 0], "max": [1, 1, 1]}}, "b.json",

@@ -54,9 +54,17 @@ def test_dragging_and_resizing_the_sphere_recolours_the_boxes():
     d = geometry.distance_point_obb(st.sphere_centers[0], st.boxes.center[1], st.boxes.axes[1],
                                     st.boxes.half_size[1])
     assert f"centre {fmt_number(float(d))}" in hud, f"expected the distance in the HUD: {hud}"
+    assert ctl.handle_at(*px(ctl, st.start)) is None, "expected no segment handle here"
     ctl.key("X")
-    assert not st.explain and ctl.handle_at(*px(ctl, st.start)) is None, (
-        "expected no segment lesson or handle in a sphere scene")
+    from app.lesson import lesson_for
+
+    les = lesson_for(st, (640, 480), 8.0)
+    assert st.explain and les is not None and les.slabs is None, "expected the sphere lesson"
+    nearest = geometry.OBB(st.boxes.center[1], st.boxes.axes[1],
+                           st.boxes.half_size[1]).closest_point(st.sphere_centers[0])
+    assert any(np.array_equal(p, nearest) for p, _, _ in les.points), (
+        f"expected geometry's closest point {nearest} marked")
+    assert "NONE" in les.caption, f"expected the distant box's rule: {les.caption!r}"
 
 
 @pytest.mark.parametrize("sphere, message", [

@@ -3,6 +3,9 @@ in-memory tree, query for query."""
 
 from __future__ import annotations
 
+import glob
+import tempfile
+
 import numpy as np
 import pytest
 
@@ -37,3 +40,17 @@ def test_dask_tree_answers_as_the_in_memory_tree(client):  # noqa: F811
         assert type(got) is type(want), f"{name}: expected a {type(want).__name__}"
         for field, g, w in zip(want._fields, got, want, strict=True):
             np.testing.assert_array_equal(g, w, err_msg=f"{name}.{field} differs from numpy's")
+
+
+def test_bench_dask_tree_checks_itself_and_removes_its_files(client, capsys):  # noqa: F811
+    from benchmarks import bench_dask_tree
+
+    before = set(glob.glob(f"{tempfile.gettempdir()}/slablab-bench-dask-tree-*"))
+    assert bench_dask_tree.main(["--boxes", "3000", "--pair-boxes", "2000", "--rays", "20",
+                                 "--chunk", "1000"]) == 0
+    out = capsys.readouterr().out
+    for row in ("| 3e+03 | | build (3 trees) |", "| 3e+03 | 2e+01 | nearest_ray_hits |",
+                "| 2e+03 | | build + self_pairs (2 trees) |", "answers equal the in-memory"):
+        assert row in out, f"expected {row!r} in:\n{out}"
+    assert set(glob.glob(f"{tempfile.gettempdir()}/slablab-bench-dask-tree-*")) == before, \
+        "the benchmark left its temporary folder behind"

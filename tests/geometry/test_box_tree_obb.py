@@ -44,8 +44,15 @@ def assert_pairs(got, *want):
                                                     "from brute force")
 
 
-def check(query, c, a, h, p):
-    tree = BoxTree.from_obbs(c, a, h)
+def check(query, c, a, h, p, refitted=False):
+    if refitted:  # built over other poses for the even boxes, then refitted to these
+        moved = [x.copy() for x in (c, a, h)]
+        for x in moved:
+            x[::2] = np.roll(x, 1, axis=0)[::2] * [-1, 1, 1][: x.shape[-1]]
+        tree = BoxTree.from_obbs(*moved)
+        tree.refit(c, a, h)
+    else:
+        tree = BoxTree.from_obbs(c, a, h)
     m, n = len(p), len(c)
     q, b = every_pair(m, n)
     nxt = np.roll(p, 1, axis=0)
@@ -97,9 +104,9 @@ QUERIES = ["nearest_ray_hits", "ray_pairs", "segment_pairs", "triangle_pairs", "
 
 
 @pytest.mark.parametrize("query", QUERIES)
-@given(scene=obb_scenes())
-def test_obb_tree_as_brute_force(query, scene):
-    check(query, *scene)
+@given(scene=obb_scenes(), refitted=st.booleans())
+def test_obb_tree_as_brute_force(query, scene, refitted):
+    check(query, *scene, refitted)
 
 
 @given(st.sampled_from(sorted(FRUSTA)), st.lists(st.tuples(rotations(), half_sizes_dyadic),
@@ -116,14 +123,18 @@ def test_obb_tree_frustum_as_brute_force(name, boxes, conservative):
     assert_pairs(got, np.flatnonzero(kind), kind[kind != 0])
 
 
-def test_obb_tree_nodes_hold_the_boxes_and_refuse_a_refit():
+def test_obb_tree_nodes_hold_the_boxes_and_refit_to_new_poses():
     a = np.array([[0.6, 0.8, 0.0], [-0.8, 0.6, 0.0], [0.0, 0.0, 1.0]])
     c, h = np.array([[1.0, 2.0, 3.0], [5.0, 5.0, 5.0]]), np.array([[1.0, 2.0, 0.5], [1, -1, 1]])
     tree = BoxTree.from_obbs(c, np.stack([a, a]), h)
     box = OBB(c[0], a, h[0]).aabb()
     assert tree.box_pairs(box.min, box.max).box_index.tolist() == [0], \
         "the query box equal to box 0's aabb() meets box 0 only (box 1 is empty)"
-    with pytest.raises(ValueError, match="refit takes AABBs"):
-        tree.refit(c, c)
+    tree.refit(*(x.astype(np.float32) for x in (c[::-1], np.stack([a, a]), h[::-1])))
+    assert tree.dtype == np.float32, "a refit takes the new boxes' dtype"
+    assert tree.box_pairs(box.min, box.max).box_index.tolist() == [1], \
+        "after the refit that swapped the poses, box 1 is box 0's old box"
+    with pytest.raises(ValueError, match=r"center must have shape \(2, 3\)"):
+        tree.refit(c[:1], a[None], h[:1])
     with pytest.raises(ValueError, match=r"axes must have shape \(N, 3, 3\)"):
         BoxTree.from_obbs(c, a, h)

@@ -127,6 +127,8 @@ def test_refit_keeps_the_count_and_takes_the_new_dtype():
     (np.zeros((2, 3)), np.ones((3, 3)), "box_min and box_max must have the same shape"),
     (np.zeros((2, 2)), np.ones((2, 2)), r"box_min must have shape \(3,\) or \(N, 3\)"),
     ([[0, 0, 0], [0, np.nan, 0]], np.ones((2, 3)), "box_min must be finite"),
+    (np.zeros((2, 3), np.float32), np.full((2, 3), np.inf, np.float32),
+     r"box_max must be finite \(or -inf"),
 ])
 def test_refit_refuses_other_shapes_and_bad_values(box_min, box_max, message):
     tree = BoxTree(np.zeros((2, 3)), np.ones((2, 3)))

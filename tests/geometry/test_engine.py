@@ -182,8 +182,8 @@ def _t32_point_probe(x: float, y: float, z: float, t: float, t32: bool) -> tuple
 
 
 @pytest.mark.parametrize("point", [(0.0, 0.0, 0.0), [0, 0, 0], np.zeros(3, np.float32),
-                                   np.zeros(3, np.float64)],
-                         ids=["tuple", "list", "float32", "float64"])
+                                   np.zeros(3, np.float64), (np.float64(0.0), 0.0, 0)],
+                         ids=["tuple", "list", "float32", "float64", "np.float64 tuple"])
 @pytest.mark.parametrize("bound", [0.0, 0, np.array(0.0, np.float32), np.array(0.0),
                                    np.float32(0.0), np.float64(0.0)],
                          ids=["float", "int", "0-d float32", "0-d float64", "np.float32",

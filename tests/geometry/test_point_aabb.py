@@ -56,6 +56,8 @@ def test_a_thousand_generic_distances_are_faithful():
 
 
 _BIG, _SMALL = 2.0**990, 2.0**-1000
+_EDGE_LOW, _EDGE_HIGH = 2.0**-450, 2.0**450
+_UNDER, _OVER = math.nextafter(_EDGE_LOW, 0.0), math.nextafter(_EDGE_HIGH, INF)
 #: (point, box_min, box_max, exact distance or None): named edge cases, run as one batch
 EDGES = {
     "inside": ([0.5, 0.5, 0.5], [0, 0, 0], [1, 1, 1], 0.0),
@@ -78,6 +80,15 @@ EDGES = {
     "a subnormal and a normal": ([1e-310, 2.0**-1020, 0], [0, 0, 0], [0, 0, 1], None),
     "far apart components": ([1e200, 1e-200, 0], [0, 0, 0], [0, 0, 1], 1e200),
     "ulp outside": ([math.nextafter(1.0, 2.0), 0.5, 0.5], [0, 0, 0], [1, 1, 1], 2.0**-52),
+    # the filter certifies squared distances within [2**-900, 2**900] (or 0): at its edges
+    "squared 2**-900": ([_EDGE_LOW, 0.5, 0.5], [0, 0, 0], [0, 1, 1], _EDGE_LOW),
+    "squared under 2**-900": ([_UNDER, 0.5, 0.5], [0, 0, 0], [0, 1, 1], _UNDER),
+    "3-4-5 over 2**-900": ([3 * _EDGE_LOW / 4, _EDGE_LOW, 0.5], [0, 0, 0], [0, 0, 1],
+                           5 * _EDGE_LOW / 4),
+    "3-4-5 under 2**-900": ([3 * _EDGE_LOW / 8, _EDGE_LOW / 2, 0.5], [0, 0, 0], [0, 0, 1],
+                            5 * _EDGE_LOW / 8),
+    "squared 2**900": ([_EDGE_HIGH, 0.5, 0.5], [0, 0, 0], [0, 1, 1], _EDGE_HIGH),
+    "squared over 2**900": ([_OVER, 0.5, 0.5], [0, 0, 0], [0, 1, 1], _OVER),
 }
 
 

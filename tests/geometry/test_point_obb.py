@@ -60,6 +60,17 @@ def test_distances_to_rotated_boxes_are_faithful(cases):
     assert_faithful(got, cases)
     one = distance_point_obb(*cases[0])
     assert one == got[0], f"one item: expected the batch's {got[0]!r}, got {one!r}"
+    # the same cases as float32 data (each value within a float32 ulp of the surface): the
+    # float32 filter, faithful in float32
+    with np.errstate(all="ignore"):  # beyond float32's range: left out; below it: 0
+        cases32 = [tuple(np.asarray(x, dtype=np.float32) for x in case) for case in cases]
+    cases32 = [case for case in cases32 if all(np.isfinite(x).all() for x in case)] or [
+        tuple(np.float32(x) for x in EDGES32["inside"])]
+    got32 = distance_point_obb(*stacked(cases32))
+    assert got32.dtype == np.float32, f"float32 data: expected float32, got {got32.dtype}"
+    assert_faithful(got32, cases32, np.float32)
+    one = distance_point_obb(*cases32[-1])
+    assert one == got32[-1], f"one float32 item: expected the batch's {got32[-1]!r}, got {one!r}"
 
 
 def test_a_thousand_generic_distances_are_faithful():
@@ -112,6 +123,34 @@ def test_named_edge_cases_are_faithful():
     for (name, case), d in zip(EDGES.items(), got, strict=True):
         if case[4] is not None:
             assert d == case[4], f"{name}: expected the exact distance {case[4]!r}, got {d!r}"
+
+
+_F32_TINY = float(np.float32(2.0**-149))
+#: float32 data: (point, center, axes, half_size), one batch
+EDGES32 = {
+    "inside": ([0.5, 0.5, 0.5], [0, 0, 0], IDENTITY, [1, 1, 1]),
+    "a float32 ulp beyond a face": ([1 + 2.0**-23, 0.5, 0.5], [0, 0, 0], IDENTITY, [1, 1, 1]),
+    "a float32 ulp inside a face": ([1 - 2.0**-24, 0.5, 0.5], [0, 0, 0], IDENTITY, [1, 1, 1]),
+    "skewed rows (R01 ~ 4.8e-7, past the float32 budget), beyond an edge":
+        ([3, 3, 0.25], [0, 0, 0], _SKEW, [1, 1, 1]),
+    "skewed rows, beyond a corner": ([-3, 3, 4], [0, 0, 0], _SKEW, [1, 1, 1]),
+    "far, rotated": ([1e5, 1, 2], [0, 0, 0], pyrr.matrix33.create_from_eulers([.1, .2, .3]),
+                     [1, 2, 3]),
+    "near the largest float32": ([3e38, 1e30, -1e30], [-2e37, 0, 0], _PERM, [1, 1, 1]),
+    "subnormal float32 apart": ([4 * _F32_TINY, 5 * _F32_TINY, 0], [0, 0, 0], IDENTITY,
+                                [_F32_TINY, _F32_TINY, 0]),
+    "flat box, on it": ([0.5, 0, 0.5], [0, 0, 0], IDENTITY, [1, 0, 1]),
+    "empty box": ([0, 0, 0], [0, 0, 0], IDENTITY, [1, -1, 1]),
+}
+
+
+def test_named_float32_edge_cases_are_faithful_in_float32():
+    cases = [tuple(np.array(x, dtype=np.float32) for x in case) for case in EDGES32.values()]
+    got = distance_point_obb(*stacked(cases))
+    assert got.dtype == np.float32, f"float32 data: expected float32, got {got.dtype}"
+    assert_faithful(got, cases, np.float32)
+    assert got[0] == 0.0 and got[-2] == 0.0, f"inside / on a flat box: expected 0, got {got}"
+    assert got[-1] == INF, f"empty box: expected inf, got {got[-1]!r}"
 
 
 def test_identity_axes_give_the_aabb_distance_and_float32_gives_float32():

@@ -78,6 +78,9 @@ EDGES = {
     "an ulp short of an edge": ([4, -4, 0.5], math.nextafter(5.0, 0), [0, 0, 0], [1, 1, 1],
                                 NONE),
     "tangent to a corner, 2-3-6-7": ([3, -3, 7], 7, [0, 0, 0], [1, 1, 1], INTERSECT),
+    # INCLUDE's least margin at the filter's bound (SPHERE_MARGIN r) and just past it
+    "margin at the bound": ([0, 0, 0], 1, [-(1 + 2.0**-48), -2, -2], [2, 2, 2], INCLUDE),
+    "margin past the bound": ([0, 0, 0], 1, [-2, -2, -2], [2, 1 + 2.0**-47, 2], INCLUDE),
     "radius 0 inside": ([0.5, 0.5, 0.5], 0, [0, 0, 0], [1, 1, 1], INCLUDE),
     "radius 0 on a corner": ([1, 1, 1], 0, [0, 0, 0], [1, 1, 1], INTERSECT),
     "radius 0 outside": ([1, 1, math.nextafter(1.0, 2)], 0, [0, 0, 0], [1, 1, 1], NONE),

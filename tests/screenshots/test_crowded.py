@@ -46,10 +46,10 @@ def _class_pixels(app, image) -> list[int]:
 @pytest.mark.parametrize("n, dense", [(1500, False), (6000, False), (6000, True)],
                          ids=["1500", "6000", "6000-opaque"])
 def test_every_counted_class_is_seen_in_its_colour(egl_app, monkeypatch, n, dense):
-    import app.view
+    import app.box_view
 
     if dense:  # the opaque mode of >= DENSE_BOXES boxes, without drawing 20 000 of them
-        monkeypatch.setattr(app.view, "DENSE_BOXES", 1000)
+        monkeypatch.setattr(app.box_view, "DENSE_BOXES", 1000)
     demo = _show(n)
     image = render_app(demo)
     counts = demo.state.counts()

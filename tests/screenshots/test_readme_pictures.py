@@ -21,6 +21,12 @@ PICTURES = [
     Case("explain", "blog", size=SIZE, options={"explain": True, "selected": 1}),
     Case("random", "random:3000:7", size=SIZE),  # --boxes 3000 --seed 7
     Case("dense", "random:100000:7", size=SIZE),  # --boxes 100000 --seed 7
+    Case("frustum", "frustum", size=SIZE),  # --scene frustum
+    Case("spheres", "spheres", size=SIZE),  # --scene spheres
+    Case("boxes", "boxes", size=SIZE),  # --scene boxes
+    # --scene boxes --explain --select 52 --step 3; --scene spheres --explain --select 80
+    Case("box_lesson", "boxes", size=SIZE, options={"explain": True, "selected": 52, "step": 3}),
+    Case("sphere_explain", "spheres", size=SIZE, options={"explain": True, "selected": 80}),
 ]
 
 

@@ -285,9 +285,9 @@ def test_dense_drawing_shows_the_faces_facing_the_camera(egl_app, monkeypatch, n
     """Scenes of DENSE_BOXES boxes or more draw opaque boxes from a 3-face mesh that the shader
     mirrors towards the eye: the same face-centre checks hold (a wrong mirror shows back faces,
     or nothing, there)."""
-    import app.view
+    import app.box_view
 
-    monkeypatch.setattr(app.view, "DENSE_BOXES", 1)
+    monkeypatch.setattr(app.box_view, "DENSE_BOXES", 1)
     _check_face_colours(egl_app, name, camera, 0.0)
 
 
@@ -331,11 +331,11 @@ def test_dense_front_face_mesh_draws_what_a_back_face_culled_cube_draws(egl_app,
     mirror; the edges can (the near corner's three edges are where the far corner's are not)."""
     import moderngl
 
-    import app.view
+    import app.box_view
     from app.presets import random_scene
     from app.renderers.boxes import BoxRenderer
 
-    monkeypatch.setattr(app.view, "DENSE_BOXES", 1)
+    monkeypatch.setattr(app.box_view, "DENSE_BOXES", 1)
     demo, mirrored = _show(egl_app, random_scene(300, seed=3), SIZE, camera)
     draw = BoxRenderer.draw
 
@@ -359,10 +359,10 @@ def test_dense_scene_outlines_touched_boxes_on_top(egl_app, monkeypatch):
     """In a dense scene opaque boxes hide each other, so the boxes the segment touches are
     outlined on top: a red (INCLUDE) box wholly behind a green one still shows its edges, while
     the green box's face, opaque, shows no red through it."""
-    import app.view
+    import app.box_view
     from app.scene import parse_scene
 
-    monkeypatch.setattr(app.view, "DENSE_BOXES", 1)
+    monkeypatch.setattr(app.box_view, "DENSE_BOXES", 1)
     scene = parse_scene({
         "camera": {"target": [0, 0, 0], "distance": 12.0, "yaw": 0.0, "pitch": 0.0, "fov": 50},
         "segment": {"start": [-0.5, 0.0, 0.0], "end": [0.5, 0.0, 0.0]},
