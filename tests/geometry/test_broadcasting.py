@@ -86,10 +86,22 @@ def test_triangle_aabb_mixes(shared, args):
 def _few_mixes(arrays, axes_at):
     """The mixes that make loops of their own in the engine (a shared leading run, a shared frame
     of axes), cut to a leading run of at most one: the compiled loops' code for longer runs is the
-    same code generator's, which the segment's full set of mixes covers."""
+    same code generator's, which the segment's mixes (:func:`_each_alone`) and the AABB
+    queries' full sets cover."""
     for shared, args in _mixes(arrays):
         run = next((k for k, s in enumerate(shared) if not s), len(shared))
         if run <= 1 and not any(s for k, s in enumerate(shared) if k > run and k != axes_at):
+            yield shared, args
+
+
+def _each_alone(arrays, axes_at):
+    """The mixes that tell the engine's loops for a box with axes apart: with the axes per item
+    (the blocked loop) and with one shared frame, no other argument shared, each shared alone,
+    and (per-item axes) all the others shared. Each argument's code is generated on its own, so
+    the triangle's full set of AABB mixes covers the combinations of two or more."""
+    for shared, args in _mixes(arrays):
+        others = sum(s for k, s in enumerate(shared) if k != axes_at)
+        if others <= 1 or (others == len(arrays) - 1 and not shared[axes_at]):
             yield shared, args
 
 
@@ -100,7 +112,7 @@ def test_obb_mixes_with_per_item_axes():
     )
     center = (BOX_MIN + BOX_MAX) / 2
     half = (BOX_MAX - BOX_MIN) / 2
-    for shared, args in _mixes([POINTS["a"], POINTS["b"], center, axes, half]):
+    for shared, args in _each_alone([POINTS["a"], POINTS["b"], center, axes, half], 3):
         full = [POINTS["a"], POINTS["b"], center, axes, half]
         expected = _one_by_one(classify_segment_obb, full, shared)
         assert classify_segment_obb(*args).tolist() == [int(x) for x in expected], (

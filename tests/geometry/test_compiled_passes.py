@@ -320,7 +320,7 @@ def test_float32_rays_nearly_across_an_axis_are_settled_by_the_loops_second_pass
 
 
 @pytest.mark.parametrize("query", ["segment_aabb", "triangle_obb"])
-def test_loops_realign_their_frame_for_vector_spills(query):
+def test_loops_realign_their_frame_for_vector_spills(query, monkeypatch):
     """A loop's vector spill slots lie in a frame aligned to 64 bytes (``_aligned_frame``), not
     across cache lines wherever the caller's stack happened to leave them. Every loop is made
     by ``_compile``; these two cover its plain and its blocked (per-box axes) forms."""
@@ -329,9 +329,11 @@ def test_loops_realign_their_frame_for_vector_spills(query):
     from geometry import segment_aabb, triangle_obb
 
     target = {"segment_aabb": segment_aabb._QUERY, "triangle_obb": triangle_obb._QUERY}[query]
+    # only the loop this call runs is compiled anew (not every pattern other tests compiled)
+    monkeypatch.setattr(target, "_loops", {})
     QUERIES[query](*scene(8))
     loops = [loop for loop, _ in target._loops.values()]
-    assert loops, f"{query}: no compiled loop"
+    assert len(loops) == 1, f"{query}: expected the one compiled loop of this call, got {loops}"
     for loop in loops:
         fresh = numba.njit(loop.py_func)  # compiled anew: numba shows no code loaded from a cache
         fresh.compile(loop.signatures[0])

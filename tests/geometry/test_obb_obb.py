@@ -135,6 +135,32 @@ def test_named_cases_match_the_exact_reference_one_by_one_and_at_extreme_scales(
         np.testing.assert_array_equal(again, got[:-1], err_msg=f"scaled by {scale}: same classes")
 
 
+#: (min, max, box_center, box_axes, box_half_size): a face of the AABB within two subnormals of
+#: the turned OBB's extreme, at subnormal scales, where the frame change's products underflow
+#: (beyond the filter's scale range: decided exactly)
+SUBNORMAL_TOUCHING = [
+    ([1.2880826037e-313, -4.82754042445e-313, -3.34214337077e-313],
+     [3.9405773424e-313, 5.7824385304e-313, 7.26783558406e-313],
+     [2.121995791e-314, 4.7744905297e-314, 1.96284610664e-313],
+     [[-0.17467566891140648, 0.914512240497425, -0.3649051557195827],
+      [-0.9819502786236348, -0.18909969592349507, -0.003867209925464229],
+      [-0.07254006480089888, 0.35764321184949377, 0.9310366652375509]],
+     [8.487983164e-314, 7.957484216e-314, 2.0158960014e-313]),
+    ([1.28028647e-315, -1.989371054e-315, -1.49202829e-315],
+     [2.316417225e-315, 2.155151975e-315, 2.65249474e-315],
+     [8.9107245e-316, 8.289046e-317, 5.80233224e-316],
+     [[0.21501897556350916, 0.12822564309077855, -0.9681554754281853],
+      [0.9763859508351735, -0.006997243028812501, 0.21592015561704703],
+      [0.02091208165901031, -0.991720335096519, -0.12670225647846559]],
+     [3.52284457e-316, 3.10839227e-316, 4.7662015e-316]),
+]
+
+
+def test_subnormal_aabb_at_a_turned_obb_matches_the_exact_reference():
+    got = check(classify_aabb_obb, ref.classify_aabb_obb, SUBNORMAL_TOUCHING)
+    assert sorted(got.tolist()) == [NONE, INTERSECT], "expected one miss and one touch"
+
+
 def test_float32_boxes_match_the_exact_reference_and_aabbs_are_obbs():
     rng = np.random.default_rng(4)
     cases = []
