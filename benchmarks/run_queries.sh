@@ -9,8 +9,10 @@ args=()
 for arg in "$@"; do
     if [ "$arg" = --startup ]; then startup=1; else args+=("$arg"); fi
 done
-"$PY" -m benchmarks.bench_queries ${args[@]+"${args[@]}"}
+status=0
+"$PY" -m benchmarks.bench_queries ${args[@]+"${args[@]}"} || status=$?
 if [ "$startup" = 1 ]; then
     echo
-    exec "$PY" -m benchmarks.bench_startup
+    "$PY" -m benchmarks.bench_startup || status=$?
 fi
+exit "$status"
