@@ -245,7 +245,7 @@ OBB_DISTANCE32_FRAME = 2.0**-50
 #: the metric's second order (OBB_DISTANCE_METRIC: 9.01e-12 for e <= 1e-6), and the float
 #: evaluation of D = |w|**2 - w^T R w: the squares' sum (3.0001 u), R's entries (each a sum of
 #: three products of float32 values, exact, rounded twice: within 3 u), the correction's own
-#: roundings (below 1e-5 u) and the last subtraction (u), 7.01 u in all: 2**-36 (1.455e-11)
+#: roundings (below 1e-4 u) and the last subtraction (u), 7.01 u in all: 2**-36 (1.455e-11)
 #: covers both. The step from w to the exact W adds |(w - W)^T (I - R) (w + W)| <=
 #: (1 + 3e) sqrt(3) spread (2 width + sqrt(3) spread) <= 3.5 spread (width + spread), and
 #: underflow in the correction's products (a few 2**-1074) the absolute 2**-1000. Certified

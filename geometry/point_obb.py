@@ -6,9 +6,11 @@ parallelepiped where they are not exactly orthonormal, whose distance from ``p``
 frame coordinates, computed in double-double, and corrects the squared excess to first order
 for the metric, ``|w|**2 - w^T R w`` with ``R = M M^T - I``: the rest is second order in R
 (``_tolerances.OBB_DISTANCE_METRIC``). With a certified bound on all of it the root (one Newton
-step, ``_closest.sqrt_dd``) is faithful; past the bound (a point within rounding of the surface,
-rows far from orthonormal) ``_exact`` solves the quadratic program in rationals, by the box's
-27 faces, edges, vertices and interior, and rounds the root correctly (Ericson 2005, 5.1.4).
+step, ``_closest.sqrt_dd``) is faithful (float32 data: the same in plain float64, whose
+rounding is far inside float32's budget, ``_filter32``); past the bound (a point within
+rounding of the surface, rows far from orthonormal) ``_exact`` solves the quadratic program in
+rationals, by the box's 27 faces, edges, vertices and interior, and rounds the root correctly
+(Ericson 2005, 5.1.4).
 """
 
 from __future__ import annotations
