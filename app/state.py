@@ -22,6 +22,8 @@ from app.spheres import box_distance, classify_spheres
 SEGMENT_PARTS = ("start", "end", "both")
 #: Scenes with this many boxes or more pick through :class:`PickingTrees` (built on demand)
 TREE_PICKING = 10**5
+#: The most rotated boxes moved at once that :class:`PickingTrees` refits its OBB tree for
+OBB_REFIT_MOST = 1000
 
 
 @dataclass
@@ -109,13 +111,17 @@ class PickingTrees:
     exact min/max and a ``BoxTree.from_obbs`` over the rotated boxes, so that every hit and
     ``t`` is the per-box function's own (as :func:`first_hit` scans). Refitted, not rebuilt,
     when boxes move: the moves of a drag or the animation keep the trees' grouping good
-    enough, and an OBB tree's refit solves the bounds again only for the boxes that moved."""
+    enough. An OBB tree's refit solves the bounds again, exactly, for the boxes that moved
+    only, some 65 µs a box: when more than :data:`OBB_REFIT_MOST` rotated boxes moved at once
+    (the animation) the OBB tree is dropped and the rotated boxes are scanned instead (one
+    ``intersect_ray_obb`` call, a few ms at 10^5 boxes)."""
 
     def __init__(self, boxes: Boxes):
         self.aabb_index = np.flatnonzero(~boxes.is_obb)
         self.obb_index = np.flatnonzero(boxes.is_obb)
         self.aabb = (geometry.BoxTree(*self._aabbs(boxes)) if len(self.aabb_index) else None)
-        self.obb: Any = (geometry.BoxTree.from_obbs(*self._obbs(boxes)) if len(self.obb_index)
+        self.rotated = self._obbs(boxes)  # the poses the OBB tree (or the scan) answers for
+        self.obb: Any = (geometry.BoxTree.from_obbs(*self.rotated) if len(self.obb_index)
                          else None)  # its refit takes (center, axes, half_size)
 
     def _aabbs(self, boxes: Boxes) -> tuple[np.ndarray, np.ndarray]:
@@ -131,8 +137,15 @@ class PickingTrees:
         """The same boxes (which are rotated unchanged) at their new poses."""
         if self.aabb is not None:
             self.aabb.refit(*self._aabbs(boxes))
+        rotated, self.rotated = self.rotated, self._obbs(boxes)
         if self.obb is not None:
-            self.obb.refit(*self._obbs(boxes))
+            moved = np.zeros(len(self.obb_index), dtype=bool)
+            for old, new in zip(rotated, self.rotated, strict=True):
+                moved |= (old != new).reshape(len(moved), -1).any(axis=1)
+            if np.count_nonzero(moved) > OBB_REFIT_MOST:
+                self.obb = None
+            else:
+                self.obb.refit(*self.rotated)
 
     def hits(self, origin, direction) -> tuple[np.ndarray, np.ndarray]:
         """``(box, t_enter)`` of every box the ray hits (``intersect_ray_aabb`` /
@@ -141,6 +154,9 @@ class PickingTrees:
                  for tree, index in ((self.aabb, self.aabb_index), (self.obb, self.obb_index))
                  if tree is not None
                  for r in [tree.ray_pairs(origin, direction)]]
+        if self.obb is None and len(self.obb_index):
+            hit, t_enter = geometry.intersect_ray_obb(origin, direction, *self.rotated)[:2]
+            found.append((self.obb_index[hit], np.asarray(t_enter)[hit]))
         box = np.concatenate([b for b, _ in found])
         t = np.concatenate([t for _, t in found]).astype(np.float64)
         order = np.argsort(box, kind="stable")

@@ -116,8 +116,8 @@ class OBBTree(BoxTree):
         may not be told apart, so a tie there must stay)."""
         o, d, t_lo, t_hi = line
         hit, t_box, _ = (np.asarray(x) for x in intersect_ray_aabb(
-            o[ray], d[ray], self._tree.leaf_min[pos], self._tree.leaf_max[pos], t_lo[ray],
-            t_hi[ray]))
+            o[ray], d[ray], self._tree.leaf_min[pos], self._tree.leaf_max[pos],
+            *_bounds_at(t_lo, t_hi, ray)))
         order = np.lexsort((t_box[hit], ray[hit]))
         ray, pos, t_box = ray[hit][order], pos[hit][order], t_box[hit][order]
         head = np.r_[True, ray[1:] != ray[:-1]]
@@ -126,7 +126,7 @@ class OBBTree(BoxTree):
         r = ray[early]
         center, axes, half_size = self._boxes(pos[early])
         hit, t_obb, _ = (np.asarray(x) for x in intersect_ray_obb(
-            o[r], d[r], center, axes, half_size, t_lo[r], t_hi[r]))
+            o[r], d[r], center, axes, half_size, *_bounds_at(t_lo, t_hi, r)))
         bound = np.full(len(t_lo), np.inf)
         np.minimum.at(bound, r[hit], t_obb[hit].astype(np.float64))
         with np.errstate(invalid="ignore"):  # -inf entries: compared as they are
@@ -154,6 +154,12 @@ class OBBTree(BoxTree):
         # inf where fewer than k boxes are non-empty: then every box is within reach
         radius = np.minimum(bound * (1.0 + OUT_REL[out]) + OUT_ABS[out], np.finfo(np.float64).max)
         return distance_walks().within(self._tree, points, work(radius))  # type: ignore[no-any-return]
+
+
+def _bounds_at(t_lo: np.ndarray, t_hi: np.ndarray, ray: np.ndarray) -> list[Any]:
+    """The rays' ``t_min`` / ``t_max`` for pairs of rays ``ray``: one float where every ray
+    has the same (the per-box function's loop for a shared bound, as the answers use)."""
+    return [float(t[0]) if t.size and (t == t[0]).all() else t[ray] for t in (t_lo, t_hi)]
 
 
 _UINT = {np.dtype(np.float32): np.uint32, np.dtype(np.float64): np.uint64}

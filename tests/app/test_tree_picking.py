@@ -1,6 +1,7 @@
 """Picking through the trees of large scenes (a BoxTree over the axis-aligned boxes, one
 from_obbs over the rotated ones) answers exactly as the per-box scan does, also after boxes
-moved and with the NONE boxes hidden (the trees are refitted, built once)."""
+moved and with the NONE boxes hidden (the trees are refitted, built once), and while the
+animation moves every box (the rotated ones are then scanned)."""
 
 import numpy as np
 
@@ -41,4 +42,12 @@ def test_tree_picking_equals_the_scan_with_rotated_boxes_and_after_moves(monkeyp
             state.classes, classify_boxes(state.start, state.end, state.boxes),
             err_msg="after a box moved, the classes should be geometry's for every box")
     assert hits > 70, f"expected most picking rays to hit, got {hits} of 180"
+    monkeypatch.setattr(app.state, "OBB_REFIT_MOST", 5)
+    state.playing = True
+    state.step(0.5)  # every box moves: the rotated ones are scanned from now on
+    for o, c in zip(origin[:20], target[:20], strict=True):
+        assert state.pick(o, c - o) == first_hit(o, c - o, state.boxes), \
+            "picking while the animation plays differs from the scan"
+    assert state._tree is not None and state._tree.obb is None, \
+        "an animation step moving more rotated boxes than OBB_REFIT_MOST drops the OBB tree"
     assert builds == [1], f"expected one tree build and refits after moves, got {len(builds)}"
