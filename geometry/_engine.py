@@ -247,7 +247,7 @@ class Query:
             answer = tuple(_rounded(a, kind, np.float64)
                            for a, kind in zip(answer, self.outputs, strict=True))
         if all32 and self._t:
-            answer = tuple(float(np.float32(a)) if kind == T else a
+            answer = tuple(_float32(a) if kind == T else a
                            for a, kind in zip(answer, self.outputs, strict=False))
         return answer[0] if self._single else answer[:len(self.outputs)]
 
@@ -417,7 +417,14 @@ def _rounded(value: Any, kind: str, dtype: type) -> Any:
         x = float(value)  # correctly rounded for Fraction and int
     except OverflowError:
         x = _INF if value > 0 else -_INF
-    return float(np.float32(x)) if dtype == np.float32 else x
+    return _float32(x) if dtype == np.float32 else x
+
+
+def _float32(x: float) -> float:
+    """``x`` rounded to float32 as a compiled loop stores it: past float32's range that is
+    ``inf``, an answer (the value rounded to nearest), not an overflow to warn of."""
+    with np.errstate(over="ignore"):
+        return float(np.float32(x))
 
 
 def _python_row(value: Any) -> list[float] | None:

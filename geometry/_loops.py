@@ -82,8 +82,9 @@ def run_interpreted(filter: Callable[..., tuple[Any, ...]], columns: list[Column
     streams.append(itertools.repeat(extra, m))
     chain = itertools.chain.from_iterable
     results = [filter(*chain(parts)) for parts in zip(*streams, strict=True)]
-    for k, o in enumerate(outs):
-        o[...] = [r[k] for r in results]  # rounded into the output dtype as numba does
+    with np.errstate(over="ignore"):  # past float32's range rounds to inf, as numba stores it
+        for k, o in enumerate(outs):
+            o[...] = [r[k] for r in results]  # rounded into the output dtype as numba does
     flags = [r[-1] for r in results]
     doubt[...] = flags
     return sum(flags)

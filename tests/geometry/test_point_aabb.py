@@ -114,6 +114,17 @@ def test_float32_data_give_float32_distances_faithful_in_float32():
     assert one == got[0], f"one float32 item: expected the batch's {got[0]!r}, got {one!r}"
 
 
+def test_float32_distances_past_float32_range_are_inf_without_an_overflow_error():
+    # 3e38 from a box 2e38..3e38 away on each axis: about 9e38 exactly, past float32's 3.4e38
+    point = np.full((2, 3), 3e38, np.float32)
+    lo = np.full((2, 3), -3e38, np.float32)
+    hi = np.array([[-2e38] * 3, [3e38] * 3], np.float32)  # the second holds the point: 0
+    got = distance_point_aabb(point, lo, hi)
+    assert got.tolist() == [INF, 0.0], f"expected [inf, 0] in float32, got {got!r}"
+    one = distance_point_aabb(point[0], lo[0], hi[0])
+    assert one == INF, f"one float32 item: expected inf, got {one!r}"
+
+
 def test_empty_boxes_are_infinitely_far_and_out_is_filled():
     out = np.full(2, -1.0)
     got = distance_point_aabb([[0, 0, 0], [1, 2, 3]], [[INF] * 3, [0, 0, 0]],
