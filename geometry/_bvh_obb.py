@@ -5,8 +5,9 @@ walk that collects the boxes that may meet a query (no box whose answer is not a
 left out) still does for the oriented boxes inside; the candidates are then answered by the
 OBB per-box functions. The two walks that prune by an *upper* bound taken from a leaf's box
 (the nearest ray hit, the k nearest boxes) would be wrong for the oriented box inside it:
-here the ray walk collects every box the ray may hit, and the k nearest take their bound from
-exact ``distance_point_obb`` answers.
+here the ray walk collects every box the ray may hit and the nearest hit's candidates are cut
+by exact ``intersect_ray_obb`` entries, and the k nearest take their bound from exact
+``distance_point_obb`` answers.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .obb import OBB
 from .obb_frustum import classify_obb_frustum
 from .obb_obb import classify_obb_obb
 from .point_obb import distance_point_obb
+from .ray_aabb import intersect_ray_aabb
 from .ray_obb import intersect_ray_obb
 from .segment_obb import classify_segment_obb
 from .sphere_obb import classify_sphere_obb
@@ -96,9 +98,42 @@ class OBBTree(BoxTree):
         return tuple(x[index] for x in self._obbs)
 
     def _candidates(self, **queries: Any) -> tuple[np.ndarray, np.ndarray]:
-        # the nearest-hit walk's upper bound comes from a leaf's box, not the OBB: no pruning
-        queries.pop("nearest", None)
-        return super()._candidates(**queries)
+        # the nearest-hit walk's upper bound would come from a leaf's box, not the OBB: the
+        # walk collects every box on the ray, and the candidates for the nearest are pruned here
+        nearest = queries.pop("nearest", None)
+        ray, pos = super()._candidates(**queries)
+        if nearest is None:
+            return ray, pos
+        return self._nearest_hit_candidates(ray, pos, queries["line"], *nearest[:2])
+
+    def _nearest_hit_candidates(self, ray: np.ndarray, pos: np.ndarray,
+                                line: tuple[np.ndarray, ...], rel: float, absolute: float
+                                ) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs that may hold each ray's nearest hit: the ray hits the box's bounding box
+        (exactly: the OBB is inside it), and that box's entry, which is at most the OBB's, is
+        within the smallest OBB entry among the ray's first four bounding boxes, both widened
+        by the output's rounding (``rel``, ``absolute``: the same bits of the answer's dtype
+        may not be told apart, so a tie there must stay)."""
+        o, d, t_lo, t_hi = line
+        hit, t_box, _ = (np.asarray(x) for x in intersect_ray_aabb(
+            o[ray], d[ray], self._tree.leaf_min[pos], self._tree.leaf_max[pos], t_lo[ray],
+            t_hi[ray]))
+        order = np.lexsort((t_box[hit], ray[hit]))
+        ray, pos, t_box = ray[hit][order], pos[hit][order], t_box[hit][order]
+        head = np.r_[True, ray[1:] != ray[:-1]]
+        early = (np.arange(ray.size) - np.maximum.accumulate(np.where(head, np.arange(ray.size),
+                                                                      0))) < 4
+        r = ray[early]
+        center, axes, half_size = self._boxes(pos[early])
+        hit, t_obb, _ = (np.asarray(x) for x in intersect_ray_obb(
+            o[r], d[r], center, axes, half_size, t_lo[r], t_hi[r]))
+        bound = np.full(len(t_lo), np.inf)
+        np.minimum.at(bound, r[hit], t_obb[hit].astype(np.float64))
+        with np.errstate(invalid="ignore"):  # -inf entries: compared as they are
+            high = np.where(np.isneginf(bound), bound, bound + np.abs(bound) * rel + absolute)
+            low = np.where(np.isneginf(t_box), t_box, t_box - np.abs(t_box) * rel - absolute)
+        keep = low <= high[ray]
+        return ray[keep], pos[keep]
 
     def _nearest_candidates(self, points: np.ndarray, k: int, out: type
                             ) -> tuple[np.ndarray, np.ndarray]:

@@ -9,7 +9,6 @@ filter in CPython instead (``set_jit(False)``, ``SLABLAB_JIT=0``), bit for bit t
 from __future__ import annotations
 
 import hashlib
-import inspect
 import itertools
 import os
 from collections.abc import Callable, Sequence
@@ -170,6 +169,28 @@ def _aligned_frame() -> Any:
     return intrinsic(typing)
 
 
+def _digest(filter: Callable[..., Any]) -> str:
+    """A hash of what a loop of ``filter`` is compiled from: the source files of the filter, of
+    every helper it may call and of this module (how the loop is generated and compiled), and
+    the numeric constants they read (numba freezes them into the machine code). numba's cache
+    checks only the file a function is written in (here, this one), so without it a changed
+    filter or helper would run stale code. Whole files are read, not the functions' own source:
+    ``inspect.getsource`` tokenises each file, which costs a fresh process more than loading
+    the cached loop."""
+    h = hashlib.sha1()
+    constants: dict[str, Any] = {"_BLOCK": _BLOCK}
+    files = {__file__}
+    for fn in [filter, *_floats.JITABLES]:
+        files.add(fn.__code__.co_filename)
+        constants.update({n: fn.__globals__[n] for n in fn.__code__.co_names
+                          if isinstance(fn.__globals__.get(n), (int, float))})
+    for path in sorted(files):
+        with open(path, "rb") as f:
+            h.update(f.read())
+    h.update(repr(sorted(constants.items())).encode())
+    return h.hexdigest()[:12]
+
+
 def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
                  singles: tuple[bool, ...], n_out: int, t32: bool | None, case: bool | None,
                  second_pass: bool, contract: bool
@@ -183,8 +204,7 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     argument, indexed with its constant width so that LLVM sees interleaved loads; per-item axes
     deinterleaved a block at a time, see below) and compiled with the filter inlined, in a stack
     frame aligned for its vector spills (:func:`_aligned_frame`). Its name
-    carries a hash of the filter's source and of the constants it reads: numba's cache would not
-    notice a changed callee otherwise.
+    carries :func:`_digest`, so that numba's cache notices a changed filter or helper.
     """
     import numba
 
@@ -232,18 +252,7 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
         loads.append("True")
         items.append("False")
     outs = [f"o{j}" for j in range(n_out)]
-    # the sources of the filter and of every helper it may call, and the constants they read
-    # (numba freezes them into the machine code)
-    # (and of this function and the registration: how the loop is generated and compiled)
-    sources = [inspect.getsource(f) for f in (compile_loop, register_jitables,
-                                              _register_overloads, _aligned_frame)]
-    constants: dict[str, Any] = {"_BLOCK": _BLOCK}
-    for fn in [filter, *_floats.JITABLES]:
-        sources.append(inspect.getsource(fn))
-        constants.update({n: fn.__globals__[n] for n in fn.__code__.co_names
-                          if isinstance(fn.__globals__.get(n), (int, float))})
-    digest = hashlib.sha1(("".join(sources) + repr(sorted(constants.items())))
-                          .encode()).hexdigest()[:12]
+    digest = _digest(filter)
     pattern = ("".join("s" if s else "a" for s in singles)
                + {None: "", False: "_t64", True: "_t32"}[t32]
                + {None: "", False: "_any", True: "_case"}[case] + ("_fma" if contract else ""))

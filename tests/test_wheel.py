@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -116,3 +117,35 @@ def test_app_wheel_renders_from_another_directory(wheel, tmp_path):
                          cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert (elsewhere / "x.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+_CACHE_PROBE = """
+import numpy as np, geometry
+from geometry import _engine
+box = np.random.default_rng(0).random((100, 3))
+geometry.classify_segment_aabb([-1, .5, .5], [2, .5, .5], box - .1, box + .1)
+(stats,) = [loop.stats for q in _engine._queries for loop, _ in q._loops.values()]
+print(geometry.__file__, stats.cache_path, stats.cache_hits, stats.cache_misses)
+"""
+
+
+def test_read_only_install_caches_in_the_user_cache_dir(tmp_path):
+    """Where the package's folder cannot hold numba's cache (``__pycache__`` here a file, so
+    even root cannot write there), the compiled loops are cached in the user's cache folder
+    (numba's user-wide locator, ``$XDG_CACHE_HOME/numba``): the second process loads them."""
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "geometry", site / "geometry",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (site / "geometry" / "__pycache__").write_text("not a folder")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env.update(PYTHONPATH=str(site), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    runs = [subprocess.run([sys.executable, "-c", _CACHE_PROBE], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, check=True).stdout.split(" ", 2)
+            for _ in range(2)]
+    (file, path, first), (_, _, second) = runs
+    assert file.startswith(str(site)), f"expected the copy's geometry imported, got {file}"
+    assert path.startswith(str(tmp_path / "cache" / "numba")), (
+        f"expected the loop cached under $XDG_CACHE_HOME/numba, got {path}")
+    assert "Counter()" in first and second.startswith("Counter({"), (
+        f"expected the first process to compile and the second to load the cached loop, got "
+        f"hits and misses {first!r}, then {second!r}")

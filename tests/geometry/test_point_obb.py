@@ -126,6 +126,7 @@ def test_named_edge_cases_are_faithful():
 
 
 _F32_TINY = float(np.float32(2.0**-149))
+_ROT = pyrr.matrix33.create_from_eulers([.4, -.7, 1.1]).astype(np.float32).astype(np.float64)
 #: float32 data: (point, center, axes, half_size), one batch
 EDGES32 = {
     "inside": ([0.5, 0.5, 0.5], [0, 0, 0], IDENTITY, [1, 1, 1]),
@@ -139,6 +140,11 @@ EDGES32 = {
     "near the largest float32": ([3e38, 1e30, -1e30], [-2e37, 0, 0], _PERM, [1, 1, 1]),
     "subnormal float32 apart": ([4 * _F32_TINY, 5 * _F32_TINY, 0], [0, 0, 0], IDENTITY,
                                 [_F32_TINY, _F32_TINY, 0]),
+    # a long rotated box, the point 2**19 along it: the float32 filter's frame error (2**-31)
+    # against the excess puts the certificate's edge near an excess of 0.24
+    **{f"excess 2**-{k} beside an offset of 2**19": (
+        _ROT @ [1 + 2.0**-k, 2.0**19, 0.3], [0, 0, 0], _ROT.T, [1, 2.0**20, 1])
+        for k in (1, 2, 3, 5)},
     "flat box, on it": ([0.5, 0, 0.5], [0, 0, 0], IDENTITY, [1, 0, 1]),
     "empty box": ([0, 0, 0], [0, 0, 0], IDENTITY, [1, -1, 1]),
 }
