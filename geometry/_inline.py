@@ -22,6 +22,7 @@ import inspect
 import itertools
 import re
 import textwrap
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -177,10 +178,21 @@ def _expanded(fn: Callable[..., Any]
     return names, template, stored, aliases, re.compile(rf"(?<![\w.])(?:{words})(?!\w)")
 
 
+# CPython 3.11's AST conversion keeps its recursion depth in shared state: two threads building
+# ASTs at once (one-item calls under dask's threads) can fail with "AST constructor recursion
+# depth mismatch" (CPython gh-106905). One filter is inlined at a time.
+_AST_LOCK = threading.Lock()
+
+
 def inlined(filter: Callable[..., Any]) -> Callable[..., Any]:
     """``filter`` with the helper calls it may move inlined (module docstring); ``filter``
     itself where there are none, or where its source cannot be had. The helpers' globals are
-    the cells of a closure; the filter's own stay its module's."""
+    the cells of a closure; the filter's own stay its module's. Thread-safe."""
+    with _AST_LOCK:
+        return _inlined(filter)
+
+
+def _inlined(filter: Callable[..., Any]) -> Callable[..., Any]:
     try:
         tree = _function_def(filter)
         aliases: dict[str, Any] = {}
