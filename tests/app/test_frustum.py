@@ -1,5 +1,7 @@
 """app.frustum: the second camera's frustum and the boxes' classes against it."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -82,25 +84,79 @@ def test_frustum_scene_keys_hud_and_validator():
         parse_scene({"boxes": [], "frustum_camera": {"target": [1, 2]}}, "f.json", "f")
 
 
-def test_orange_pixels_are_the_false_positives(egl):
+#: a close-up of the frustum preset's false positives from which each shows part of its
+#: footprint clear of every other box's: faces are translucent, so a box's pixels are surely its
+#: own colour only where no other box is drawn in front of it or behind it
+FALSE_POSITIVES_CLOSE_UP = CameraSpec(target=(3.5, 1.6, 3.5), distance=12.0, yaw=90.0,
+                                      pitch=75.0, fov=50.0)
+SIZE = (640, 360)
+
+
+def _orange_pixels(app):
+    """Render a frame of ``app`` and find its orange pixels (the HUD panel masked: its "N
+    orange"). Returns ``(own, clear, stray, hud)``: per box, the orange pixels and all pixels
+    of its screen footprint (the rectangle around its projected corners, in the view's camera)
+    that no other box's footprint covers; the orange pixels outside every false positive's
+    footprint; the false positives the HUD counts."""
     from app.colors import FALSE_POSITIVE
+    from app.hud import hud_lines
+    from app.renderers.boxes import box_corners
+
+    state = app.state
+    app.render_frame()
+    rgb = app.read_image().astype(np.float64) / 255.0
+    hud = app.view.panels["hud"]
+    in_hud = np.zeros(rgb.shape[:2], dtype=bool)
+    in_hud[: int(hud.y + hud.h) + 1, : int(hud.x + hud.w) + 1] = True
+    chroma = rgb / np.maximum(rgb.max(-1, keepdims=True), 1e-6)
+    orange = (((chroma - FALSE_POSITIVE[1]) ** 2).sum(-1) < 0.02) & ~in_hud
+
+    corners = app.camera.project(box_corners(state.boxes, np.arange(len(state.boxes))), SIZE)
+    assert np.isfinite(corners).all(), "expected every box in front of the camera"
+    lo = np.clip(np.floor(corners[..., :2].min(1)), 0, SIZE).astype(int)  # pixels x0, y0
+    hi = np.clip(np.ceil(corners[..., :2].max(1)), 0, SIZE).astype(int)  # x1, y1 (past the end)
+    rects = [np.s_[y0:y1, x0:x1] for (x0, y0), (x1, y1) in zip(lo, hi, strict=True)]
+    boxes_over = np.zeros(in_hud.shape, dtype=int)
+    for r in rects:
+        boxes_over[r] += 1
+    own_pixels = [(boxes_over[r] == 1) & ~in_hud[r] for r in rects]
+    own = np.array([(orange[r] & m).sum() for r, m in zip(rects, own_pixels, strict=True)])
+    clear = np.array([m.sum() for m in own_pixels])
+    near_false_positive = np.zeros(in_hud.shape, dtype=bool)
+    for i in np.flatnonzero(state.false_positive):
+        near_false_positive[rects[i]] = True
+    hud_text = "".join(text for line in hud_lines(state, 0.0) for text, _ in line)
+    counted = re.search(rf"(\d+) {FALSE_POSITIVE[0]}", hud_text)
+    assert counted, f"expected the HUD to count the false positives: {hud_text}"
+    return own, clear, int((orange & ~near_false_positive).sum()), int(counted[1])
+
+
+def test_orange_pixels_count_the_false_positives(egl, monkeypatch):
     from app.headless import headless_app
     from app.scene import resolve_scene
 
-    def orange_outside_the_hud(scene):
-        app = headless_app(scene, (640, 360))
-        app.render_frame()
-        hud = app.view.panels["hud"]
-        rgb = app.read_image().astype(np.float64) / 255.0
-        rgb[: int(hud.y + hud.h) + 1, : int(hud.x + hud.w) + 1] = 0  # its "N orange" text
-        chroma = rgb / np.maximum(rgb.max(-1, keepdims=True), 1e-6)
-        return int((((chroma - FALSE_POSITIVE[1]) ** 2).sum(-1) < 0.02).sum()), app.state
-
     scene = resolve_scene("frustum")
-    shown, state = orange_outside_the_hud(scene)
-    fp = state.false_positive.copy()
-    scene.boxes = scene.boxes.subset(np.flatnonzero(~fp))
-    without, _ = orange_outside_the_hud(scene)
-    assert shown > 20 and without == 0, (
-        f"expected orange pixels only from the {fp.sum()} false positives ({shown} with them, "
-        f"{without} without)")
+    scene.camera = FALSE_POSITIVES_CLOSE_UP
+    app = headless_app(scene, SIZE)
+    fp = np.flatnonzero(app.state.false_positive)
+    own, clear, stray, hud = _orange_pixels(app)
+    assert len(fp) and (clear[fp] > 50).all(), (
+        f"expected each false positive {fp} partly clear of other boxes: {clear[fp]} pixels")
+    assert (own[fp] > 20).all(), f"expected orange in each false positive {fp}: {own[fp]} pixels"
+    assert stray == 0, f"expected orange only in the false positives' footprints: {stray} outside"
+    shown = np.flatnonzero(own)
+    assert len(shown) == hud and shown.tolist() == fp.tolist(), (
+        f"expected the HUD's {hud} orange boxes, the false positives {fp}; the pixels show {shown}")
+
+    # the count sees a false positive drawn in its class's colour and another box drawn orange
+    lost = fp[0]
+    extra = int(np.argmax(np.where(app.state.false_positive, 0, clear)))
+    drawn = app.state.drawn_classes()
+    drawn[lost], drawn[extra] = app.state.classes[lost], 3
+    headless_app(scene, SIZE)  # reloaded: every box's colour is uploaded with the next frame
+    monkeypatch.setattr(app.state, "drawn_classes", lambda: drawn)
+    own, _, stray, hud = _orange_pixels(app)
+    expected = sorted({*fp.tolist(), extra} - {lost})
+    assert np.flatnonzero(own).tolist() == expected and stray > 0, (
+        f"expected orange seen in boxes {expected} (not {lost}) and outside the false "
+        f"positives' footprints (box {extra}): {np.flatnonzero(own)}, {stray} outside")
