@@ -12,22 +12,22 @@ import geometry
 from app import colors
 from app.hud import fmt_number
 from app.lesson_layout import (
-    DIM,
     FONT,
+    GAP_COLOR,
     ROW,
-    SOFT,
     TEXT,
     Lesson,
     NumberLine,
+    axis_rows,
     box_frame,
     finish_panel,
     rgba,
+    step_caption,
 )
 from app.state import DemoState
 
 TRIANGLE_STEPS = 14
 BOX_PROJECTION = (0.95, 0.95, 0.95)  # the box's interval on an axis candidate
-GAP_COLOR = (0.2, 0.95, 0.9)  # the gap between the intervals (teal: no class colour)
 
 
 def explain_triangle(state: DemoState, triangle: int, index: int) -> geometry.SeparatingAxes:
@@ -60,25 +60,9 @@ def triangle_lesson(state: DemoState, triangle: int, index: int, step: int | Non
     line = NumberLine(les, x, y + ROW * 1.2, values, char_w)
     if test is not None:
         line.t_lo, line.t_hi = _axis_view(test)
-        vec = ", ".join(f"{v:.3g}" for v in test.axis)
-        line.row("axis", f"axis {test.number + 1}/13: {test.name} = ({vec})", TEXT)
-        if test.zero:
-            line.row("zero", "zero axis: separates nothing", DIM)
-        else:
-            tri_col = rgba(colors.TRIANGLE)
-            line.row("triangle",
-                     f"triangle [{fmt_number(test.tri_min)}, {fmt_number(test.tri_max)}]",
-                     tri_col, test.tri_min, test.tri_max)
-            line.row("box", f"box [{fmt_number(test.box_lo)}, {fmt_number(test.box_hi)}]",
-                     rgba(BOX_PROJECTION), test.box_lo, test.box_hi)
-            if test.separates:
-                a, b = sorted((test.tri_max, test.box_lo) if test.tri_max < test.box_lo
-                               else (test.box_hi, test.tri_min))
-                line.row("gap", f"gap {fmt_number(test.gap)} > 0: separated", rgba(GAP_COLOR), a, b)
-            elif test.gap == 0:
-                line.row("gap", "touching (gap 0): not separating", SOFT)
-            else:
-                line.row("gap", f"overlap {fmt_number(-test.gap)}: not separating", SOFT)
+        axis_rows(line, test, 13, "zero axis: separates nothing",
+                  ("triangle", test.tri_min, test.tri_max, rgba(colors.TRIANGLE)),
+                  rgba(BOX_PROJECTION))
     if verdict:
         if sat.separating is None:
             caption = "no axis of the 13 separates them: the triangle and the box overlap"
@@ -89,9 +73,7 @@ def triangle_lesson(state: DemoState, triangle: int, index: int, step: int | Non
         finish_panel(les, line, origin, caption, GAP_COLOR)
     else:
         assert test is not None
-        finish_panel(les, line, origin, f"step {step}/{TRIANGLE_STEPS}: " + (
-            "a zero axis is skipped" if test.zero else "apart on this axis: separated" if
-            test.separates else "the intervals overlap: try the next axis"))
+        finish_panel(les, line, origin, step_caption(step, TRIANGLE_STEPS, test))
     tri = [to_world(v) for v in sat.vertices]  # the triangle explained, outlined
     for j in range(3):
         les.lines.append((tri[j], tri[(j + 1) % 3], rgba(colors.TRIANGLE_OVERLAP, 0.9)))

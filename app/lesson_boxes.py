@@ -13,22 +13,22 @@ import geometry
 from app import colors
 from app.hud import fmt_number
 from app.lesson_layout import (
-    DIM,
     FONT,
+    GAP_COLOR,
     ROW,
-    SOFT,
     TEXT,
     Lesson,
     NumberLine,
+    axis_rows,
     finish_panel,
     rgba,
+    step_caption,
 )
 from app.state import DemoState
 
 BOX_STEPS = 16  # the 15 axes, then the verdict
 QUERY_PROJECTION = colors.QUERY_BOX  # the query box's interval on an axis
 BOX_PROJECTION = colors.SELECTED  # the selected box's interval (its outline's colour)
-GAP_COLOR = (0.2, 0.95, 0.9)  # the gap between the intervals (teal, as the triangle lesson's)
 RULE_TEXT = {
     geometry.BoxRule.TOUCHES_OR_CROSSES: "no axis of the 15 separates them and the query box "
                                           "reaches the box's boundary: INTERSECT",
@@ -72,24 +72,8 @@ def box_lesson(state: DemoState, index: int, step: int | None, origin: tuple[flo
     line = NumberLine(les, x, y + ROW * 1.2, values, char_w)
     if test is not None:
         line.t_lo, line.t_hi = _axis_view(test)
-        vec = ", ".join(f"{v:.3g}" for v in test.axis)
-        line.row("axis", f"axis {test.number + 1}/15: {test.name} = ({vec})", TEXT)
-        if test.zero:
-            line.row("zero", "zero axis (parallel edges): separates nothing", DIM)
-        else:
-            line.row("query", f"query [{fmt_number(test.lo)}, {fmt_number(test.hi)}]",
-                     rgba(QUERY_PROJECTION), test.lo, test.hi)
-            line.row("box", f"box [{fmt_number(test.box_lo)}, {fmt_number(test.box_hi)}]",
-                     rgba(BOX_PROJECTION), test.box_lo, test.box_hi)
-            if test.separates and test.gap > 0:
-                a, b = _gap_ends(test)
-                line.row("gap", f"gap {fmt_number(test.gap)} > 0: separated", rgba(GAP_COLOR), a, b)
-            elif test.separates:
-                line.row("gap", "an empty box: separated", rgba(GAP_COLOR))
-            elif test.gap == 0:
-                line.row("gap", "touching (gap 0): not separating", SOFT)
-            else:
-                line.row("gap", f"overlap {fmt_number(-test.gap)}: not separating", SOFT)
+        axis_rows(line, test, 15, "zero axis (parallel edges): separates nothing",
+                  ("query", test.lo, test.hi, rgba(QUERY_PROJECTION)), rgba(BOX_PROJECTION))
     if verdict:
         if sat.separating is None:
             caption = RULE_TEXT[sat.rule]
@@ -100,9 +84,7 @@ def box_lesson(state: DemoState, index: int, step: int | None, origin: tuple[flo
         finish_panel(les, line, origin, caption, colors.CLASS_RGB[sat.kind])
     else:
         assert test is not None
-        finish_panel(les, line, origin, f"step {step}/{BOX_STEPS}: " + (
-            "a zero axis is skipped" if test.zero else "apart on this axis: separated" if
-            test.separates else "the intervals overlap: try the next axis"))
+        finish_panel(les, line, origin, step_caption(step, BOX_STEPS, test))
     return les
 
 

@@ -30,6 +30,7 @@ DIM = (0.55, 0.57, 0.62, 0.45)
 TEXT = (0.9, 0.91, 0.93, 1.0)
 SOFT = (0.7, 0.72, 0.77, 1.0)
 AXIS_NAMES = {"world": "xyz", "box": "uvw"}
+GAP_COLOR = (0.2, 0.95, 0.9)  # a separating-axis lesson's gap between intervals (teal)
 
 
 def rgba(rgb, alpha: float = 1.0) -> tuple[float, float, float, float]:
@@ -167,6 +168,40 @@ def finish_panel(les: Lesson, line: NumberLine, origin: tuple[float, float], cap
 
 
 # --- triangle: the separating axes ------------------------------------------------------------
+def axis_rows(line: NumberLine, test, count: int, zero_text: str,
+              first: tuple[str, float, float, tuple[float, float, float, float]],
+              box_color: tuple[float, float, float, float]) -> None:
+    """A separating-axis lesson's rows for one candidate axis ``test`` (a
+    ``geometry.AxisTest`` or ``BoxAxisTest``) of ``count``: the axis, then, unless it is zero,
+    the first shape's interval (``first``: label, ends, colour), the box's (``test.box_lo`` ..
+    ``test.box_hi``) and the gap."""
+    label, lo, hi, color = first
+    vec = ", ".join(f"{v:.3g}" for v in test.axis)
+    line.row("axis", f"axis {test.number + 1}/{count}: {test.name} = ({vec})", TEXT)
+    if test.zero:
+        line.row("zero", zero_text, DIM)
+        return
+    line.row(label, f"{label} [{fmt_number(lo)}, {fmt_number(hi)}]", color, lo, hi)
+    line.row("box", f"box [{fmt_number(test.box_lo)}, {fmt_number(test.box_hi)}]",
+             box_color, test.box_lo, test.box_hi)
+    if test.separates and test.gap > 0:
+        a, b = (hi, test.box_lo) if hi < test.box_lo else (test.box_hi, lo)
+        line.row("gap", f"gap {fmt_number(test.gap)} > 0: separated", rgba(GAP_COLOR), a, b)
+    elif test.separates:
+        line.row("gap", "an empty box: separated", rgba(GAP_COLOR))
+    elif test.gap == 0:
+        line.row("gap", "touching (gap 0): not separating", SOFT)
+    else:
+        line.row("gap", f"overlap {fmt_number(-test.gap)}: not separating", SOFT)
+
+
+def step_caption(step: int | None, steps: int, test) -> str:
+    """The panel's caption at a separating-axis lesson's ``step`` (not the verdict)."""
+    return f"step {step}/{steps}: " + (
+        "a zero axis is skipped" if test.zero else "apart on this axis: separated"
+        if test.separates else "the intervals overlap: try the next axis")
+
+
 def box_frame(state: DemoState, index: int):
     """``(to_world, explain_args, frame)``: the map from the box frame's coordinates to world
     (identity for an AABB) and the box's arguments for geometry.explain's OBB/AABB function."""
