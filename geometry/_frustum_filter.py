@@ -13,13 +13,13 @@ __all__ = ["aabb_cross_axes", "aabb_plane", "aabb_planes", "aabb_witness", "obb_
 
 @jitable
 def aabb_plane(nx: float, ny: float, nz: float, o: float, cx: float, cy: float, cz: float,
-               ex: float, ey: float, ez: float) -> tuple[float, float, float]:
-    """``(far, near, middle)``: ``n . p - o`` at the box's corners farthest along ``n`` and
-    against it and at its centre ``c`` (half sizes ``e``), each within the bound of
-    :func:`aabb_planes` (``o`` the offset's double where ``c`` and ``e`` are doubled)."""
+               ex: float, ey: float, ez: float) -> tuple[float, float]:
+    """``(far, near)``: ``n . p - o`` at the box's corners farthest along ``n`` and against
+    it (centre ``c``, half sizes ``e``), each within the bound of :func:`aabb_planes` (``o``
+    the offset's double where ``c`` and ``e`` are doubled)."""
     middle = nx * cx + (ny * cy + (nz * cz - o))
     r = abs(nx) * ex + abs(ny) * ey + abs(nz) * ez
-    return middle + r, middle - r, middle
+    return middle + r, middle - r
 
 
 @jitable
@@ -30,15 +30,15 @@ def aabb_planes(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float
                 n5x: float, n5y: float, n5z: float, o5: float
                 ) -> tuple[float, float, float, float, float]:
     """The box ``[l, h]`` against the six planes (:func:`aabb_plane` each), in units of half
-    its own: ``(far, near, middle, bound, big)``, twice the least over the planes of the value
-    at the box's farthest corner, at its nearest corner and at its centre, each within
-    ``bound`` of that of the exact values (a least value moves by at most the largest of its
-    terms' errors); and ``big``, at least the box's largest |coordinate| (for the cross axes).
-    So the box is wholly behind a plane surely where ``far < -bound``, strictly inside every
-    plane where ``near > bound``, ahead of every plane with its farthest corner where
+    its own: ``(far, near, second, bound, big)``, twice the least over the planes of the value
+    at the box's farthest corner, the least and the second least of the values at its nearest
+    corner, each within ``bound`` of that of the exact values (an order statistic moves by at
+    most the largest of its terms' errors); and ``big``, at least the box's largest
+    |coordinate| (for the cross axes). So the box is wholly behind a plane surely where
+    ``far < -bound``, strictly inside every plane where ``near > bound``, strictly inside five
+    of them where ``second > bound``, ahead of every plane with its farthest corner where
     ``far > bound``, cut into by a plane (its nearest corner behind it) where
-    ``near < -bound``, centred (its centre inside every plane) where ``middle > bound``; a
-    bound that overflowed (inf) makes none of these hold.
+    ``near < -bound``; a bound that overflowed (inf) makes none of these hold.
 
     Doubled, the centre and half sizes are ``l + h`` and ``h - l``, each rounded once (no
     halving), and the offsets ``2 o`` exactly. ``bound`` is one for all six planes: twice
@@ -49,12 +49,12 @@ def aabb_planes(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float
     cx, cy, cz = lx + hx, ly + hy, lz + hz
     ex, ey, ez = hx - lx, hy - ly, hz - lz
     big = max(max(abs(cx), abs(cy)), abs(cz)) + max(max(ex, ey), ez)
-    far0, near0, mid0 = aabb_plane(n0x, n0y, n0z, 2.0 * o0, cx, cy, cz, ex, ey, ez)
-    far1, near1, mid1 = aabb_plane(n1x, n1y, n1z, 2.0 * o1, cx, cy, cz, ex, ey, ez)
-    far2, near2, mid2 = aabb_plane(n2x, n2y, n2z, 2.0 * o2, cx, cy, cz, ex, ey, ez)
-    far3, near3, mid3 = aabb_plane(n3x, n3y, n3z, 2.0 * o3, cx, cy, cz, ex, ey, ez)
-    far4, near4, mid4 = aabb_plane(n4x, n4y, n4z, 2.0 * o4, cx, cy, cz, ex, ey, ez)
-    far5, near5, mid5 = aabb_plane(n5x, n5y, n5z, 2.0 * o5, cx, cy, cz, ex, ey, ez)
+    far0, near0 = aabb_plane(n0x, n0y, n0z, 2.0 * o0, cx, cy, cz, ex, ey, ez)
+    far1, near1 = aabb_plane(n1x, n1y, n1z, 2.0 * o1, cx, cy, cz, ex, ey, ez)
+    far2, near2 = aabb_plane(n2x, n2y, n2z, 2.0 * o2, cx, cy, cz, ex, ey, ez)
+    far3, near3 = aabb_plane(n3x, n3y, n3z, 2.0 * o3, cx, cy, cz, ex, ey, ez)
+    far4, near4 = aabb_plane(n4x, n4y, n4z, 2.0 * o4, cx, cy, cz, ex, ey, ez)
+    far5, near5 = aabb_plane(n5x, n5y, n5z, 2.0 * o5, cx, cy, cz, ex, ey, ez)
     # (constants of a compiled loop: computed once, not per box)
     n1 = max(max(max(abs(n0x) + abs(n0y) + abs(n0z), abs(n1x) + abs(n1y) + abs(n1z)),
                  max(abs(n2x) + abs(n2y) + abs(n2z), abs(n3x) + abs(n3y) + abs(n3z))),
@@ -62,9 +62,14 @@ def aabb_planes(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float
     offset = max(max(max(abs(o0), abs(o1)), max(abs(o2), abs(o3))), max(abs(o4), abs(o5)))
     bound = 2.0 * PLANE_BOUND * FILTER_UNIT * (n1 * big + 2.0 * offset) + PLANE_ABSOLUTE
     far = min(min(min(far0, far1), min(far2, far3)), min(far4, far5))
-    near = min(min(min(near0, near1), min(near2, near3)), min(near4, near5))
-    middle = min(min(min(mid0, mid1), min(mid2, mid3)), min(mid4, mid5))
-    return far, near, middle, bound, big
+    least01, most01 = min(near0, near1), max(near0, near1)
+    least23, most23 = min(near2, near3), max(near2, near3)
+    least45, most45 = min(near4, near5), max(near4, near5)
+    near = min(min(least01, least23), least45)
+    # the second least: the least one's partner or the middle one of the pairs' least
+    second = min(min(most01, most23), min(most45, max(
+        min(least01, least23), min(max(least01, least23), least45))))
+    return far, near, second, bound, big
 
 
 @jitable

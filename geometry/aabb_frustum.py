@@ -57,8 +57,9 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, n0
     ``reach``).
 
     A plane that the box lies wholly behind makes it NONE, the box strictly inside every plane
-    INCLUDE; a box that a plane cuts into is INTERSECT for sure where its centre lies inside
-    every plane beyond the bound. The rest (few boxes) is left by the engine's first pass to
+    INCLUDE; a box that a plane cuts into is INTERSECT for sure where it lies strictly inside
+    the five other planes and its corner farthest along that one is ahead of it (a box across
+    one face of the frustum). The rest (few boxes) is left by the engine's first pass to
     its second (``first_pass`` False), which tests the box's face normals (exactly: ``h < f``
     or ``l > g``, the exact bound lying in ``[f, g]``'s rounding, adjacent floats), then one
     corner of the box (:func:`._frustum_filter.aabb_witness`: INTERSECT where it lies in the
@@ -70,12 +71,14 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, n0
     total = lx + ly + lz + hx + hy + hz
     bad = (not total - total == 0.0) | (not trust == 1.0)
     empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
-    far, near, middle, bound, big = aabb_planes(
+    far, near, second, bound, big = aabb_planes(
         lx, ly, lz, hx, hy, hz, n0x, n0y, n0z, o0, n1x, n1y, n1z, o1, n2x, n2y, n2z, o2, n3x,
         n3y, n3z, o3, n4x, n4y, n4z, o4, n5x, n5y, n5z, o5)
     behind, inside, cut = far < -bound, near > bound, near < -bound
-    # a plane cutting into the box for sure rules out INCLUDE
-    sure = behind | inside | ((middle > bound) & cut)
+    # a plane cutting into the box for sure rules out INCLUDE; a box strictly inside the five
+    # other planes has its corner farthest along the sixth in the frustum where that corner
+    # is ahead of it
+    sure = behind | inside | ((far > bound) & (second > bound) & cut)
     separated = False
     if (not first_pass) & (not sure):
         beside = (hx < fx) | (hy < fy) | (hz < fz) | (lx > gx) | (ly > gy) | (lz > gz)
