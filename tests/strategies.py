@@ -305,9 +305,9 @@ def boxes_across_chunks(dtype, extra) -> tuple[np.ndarray, np.ndarray, list[int]
     return np.minimum(a, b), np.maximum(a, b), sorted(i for i in picked if 0 <= i < n)
 
 
-def batches(case, *, max_size=10):
-    """Strategy for a list of 1..max_size cases, to be stacked into one batched call."""
-    return st.lists(case, min_size=1, max_size=max_size)
+def batches(case, *, min_size=1, max_size=10):
+    """Strategy for a list of min_size..max_size cases, to be stacked into one batched call."""
+    return st.lists(case, min_size=min_size, max_size=max_size)
 
 
 @st.composite
