@@ -9,6 +9,7 @@ import geometry
 from app import frustum
 from app.presets import random_scene
 from app.scene import CameraSpec
+from tests.app.pixels import colour_pixels
 
 SPEC = CameraSpec(target=(0.0, 1.0, 0.0), distance=8.0, yaw=40.0, pitch=20.0, fov=40.0)
 
@@ -103,13 +104,7 @@ def _orange_pixels(app):
     from app.renderers.boxes import box_corners
 
     state = app.state
-    app.render_frame()
-    rgb = app.read_image().astype(np.float64) / 255.0
-    hud = app.view.panels["hud"]
-    in_hud = np.zeros(rgb.shape[:2], dtype=bool)
-    in_hud[: int(hud.y + hud.h) + 1, : int(hud.x + hud.w) + 1] = True
-    chroma = rgb / np.maximum(rgb.max(-1, keepdims=True), 1e-6)
-    orange = (((chroma - FALSE_POSITIVE[1]) ** 2).sum(-1) < 0.02) & ~in_hud
+    orange, in_hud = colour_pixels(app, FALSE_POSITIVE[1])
 
     corners = app.camera.project(box_corners(state.boxes, np.arange(len(state.boxes))), SIZE)
     assert np.isfinite(corners).all(), "expected every box in front of the camera"

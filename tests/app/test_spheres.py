@@ -12,6 +12,7 @@ from app.bindings import LEFT
 from app.controller import SPHERE_SCALE
 from app.hud import fmt_number, hud_lines
 from app.scene import SceneError, parse_scene
+from tests.app.pixels import colour_pixels
 from tests.app.test_controller import SHOT, drag, make, no_gl, px  # noqa: F401 (no_gl: autouse)
 
 SCENE = {
@@ -86,12 +87,7 @@ def test_red_pixels_are_the_box_holding_a_sphere(egl):
     app = headless_app(resolve_scene("spheres"), (640, 360))
 
     def red_outside_the_hud():
-        app.render_frame()
-        hud = app.view.panels["hud"]
-        rgb = app.read_image().astype(np.float64) / 255.0
-        rgb[: int(hud.y + hud.h) + 1, : int(hud.x + hud.w) + 1] = 0  # its "1 red" text
-        chroma = rgb / np.maximum(rgb.max(-1, keepdims=True), 1e-6)
-        return int((((chroma - CLASS_COLORS[2][1]) ** 2).sum(-1) < 0.02).sum())
+        return int(colour_pixels(app, CLASS_COLORS[2][1])[0].sum())
 
     shown = red_outside_the_hud()
     assert app.state.counts()[2] == 1, "expected the preset's small sphere inside one box"
