@@ -57,7 +57,7 @@ from .plane_aabb import plane_side_aabb
 from .plane_obb import plane_side_obb
 from .point_aabb import distance_point_aabb
 from .point_obb import distance_point_obb
-from .primitives import Ray, Segment, Triangle
+from .primitives import Ray, Segment, Sphere, Triangle
 from .ray_aabb import intersect_ray_aabb
 from .ray_obb import intersect_ray_obb
 from .results import IntersectionType, RayHit
@@ -88,6 +88,7 @@ __all__ = [
     "SlabKind",
     "SlabRule",
     "Slabs",
+    "Sphere",
     "Triangle",
     "classify_aabb_aabb",
     "classify_aabb_frustum",

@@ -1,8 +1,9 @@
-"""The query primitives as values: Segment, Ray, Triangle.
+"""The query primitives as values: Segment, Ray, Triangle, Sphere.
 
 Each holds validated float64 arrays, (3,) for one item or (N, 3) for many (``_value.Value``),
 and asks its query of a box, ``segment.classify(box)``, ``ray.intersect(box)``,
-``triangle.overlaps(box)``, through the query functions: one implementation of each test.
+``triangle.overlaps(box)``, ``sphere.classify(box)``, through the query functions: one
+implementation of each test.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_finite_points, as_scalars, check_nonzero_direction
+from ._validate import RADIUS, as_finite_points, as_scalars, check_elements, check_nonzero_direction
 from ._value import Value
 from .aabb import AABB
 from .obb import OBB
@@ -19,10 +20,12 @@ from .ray_obb import intersect_ray_obb
 from .results import IntersectionType, RayHit
 from .segment_aabb import classify_segment_aabb
 from .segment_obb import classify_segment_obb
+from .sphere_aabb import classify_sphere_aabb
+from .sphere_obb import classify_sphere_obb
 from .triangle_aabb import triangle_overlaps_aabb
 from .triangle_obb import triangle_overlaps_obb
 
-__all__ = ["Segment", "Ray", "Triangle"]
+__all__ = ["Segment", "Ray", "Triangle", "Sphere"]
 
 
 class Segment(Value):
@@ -168,4 +171,41 @@ class Triangle(Value):
         if isinstance(box, OBB):
             return triangle_overlaps_obb(self._v0, self._v1, self._v2, box.center, box.axes,
                                          box.half_size)
+        raise ValueError(f"box must be an AABB or an OBB, got {type(box).__name__}")
+
+
+class Sphere(Value):
+    """The closed ball ``{p : |p - center| <= radius}``; ``radius`` 0 is a point.
+
+    ``center`` is (3,) or (N, 3), ``radius`` a scalar or one per centre; a negative or
+    non-finite radius is a ``ValueError`` naming ``radius``.
+    """
+
+    __slots__ = ("_center", "_radius")
+    _center: np.ndarray
+    _radius: np.ndarray
+    _fields = ("center", "radius")
+
+    def __init__(self, center: ArrayLike, radius: ArrayLike) -> None:
+        r = as_scalars("radius", radius)
+        check_elements("radius", r, RADIUS)
+        self._freeze(center=as_finite_points("center", center), radius=r)
+
+    @property
+    def center(self) -> np.ndarray:
+        return self._center
+
+    @property
+    def radius(self) -> float | np.ndarray:
+        return float(self._radius) if self._radius.ndim == 0 else self._radius
+
+    def classify(self, box: AABB | OBB) -> IntersectionType | np.ndarray:
+        """NONE (no common point), INCLUDE (the ball lies in the box's open interior) or
+        INTERSECT, against an :class:`AABB` or :class:`OBB`: :func:`classify_sphere_aabb`,
+        :func:`classify_sphere_obb`."""
+        if isinstance(box, AABB):
+            return classify_sphere_aabb(self._center, self._radius, box.min, box.max)
+        if isinstance(box, OBB):
+            return classify_sphere_obb(self._center, self._radius, box.center, box.axes,
+                                       box.half_size)
         raise ValueError(f"box must be an AABB or an OBB, got {type(box).__name__}")

@@ -1,4 +1,4 @@
-"""Segment, Ray and Triangle values: their methods answer exactly as the functions do."""
+"""Segment, Ray, Triangle and Sphere values: their methods answer exactly as the functions do."""
 
 from __future__ import annotations
 
@@ -13,9 +13,12 @@ from geometry import (
     IntersectionType,
     Ray,
     Segment,
+    Sphere,
     Triangle,
     classify_segment_aabb,
     classify_segment_obb,
+    classify_sphere_aabb,
+    classify_sphere_obb,
     intersect_ray_aabb,
     intersect_ray_obb,
     triangle_overlaps_aabb,
@@ -136,6 +139,26 @@ def test_triangle_overlaps_equals_the_function(v0, v1, v2, box):
     assert triangle.overlaps(AABB(*box)) is want, f"Triangle.overlaps(AABB): expected {want}"
 
 
+@given(points(small_int_coords), st.integers(0, 6).map(lambda k: k / 2.0),
+       boxes(small_int_coords, empty=True), points(small_int_coords),
+       signed_permutation_matrices(), half_sizes)
+def test_sphere_classify_equals_the_functions(center, radius, box, box_center, axes, half):
+    sphere = Sphere(center, radius)
+    want = classify_sphere_aabb(center, radius, *box)
+    assert sphere.classify(AABB(*box)) is want, f"Sphere.classify(AABB): expected {want.name}"
+    want = classify_sphere_obb(center, radius, box_center, axes, half)
+    got = sphere.classify(OBB(box_center, axes, half))
+    assert got is want, f"Sphere.classify(OBB): expected {want.name}, got {got!r}"
+
+
+def test_batched_sphere_classifies_per_row():
+    sphere = Sphere([[0.5, 0.5, 0.5], [3.0, 0.5, 0.5], [0.5, 0.5, 1.5]], [0.25, 1.0, 0.5])
+    got = sphere.classify(AABB([0.0] * 3, [1.0] * 3))
+    want = [IntersectionType.INCLUDE, IntersectionType.NONE, IntersectionType.INTERSECT]
+    np.testing.assert_array_equal(got, want, err_msg="inside, 2 away at radius 1, crossing")
+    assert sphere.radius.tolist() == [0.25, 1.0, 0.5] and Sphere([0.0] * 3, 2).radius == 2.0
+
+
 def test_primitives_reject_bad_input_naming_the_argument():
     with pytest.raises(ValueError, match="end"):
         Segment([0.0, 0.0, 0.0], [0.0, np.nan, 0.0])
@@ -145,12 +168,19 @@ def test_primitives_reject_bad_input_naming_the_argument():
         Triangle([0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0])
     with pytest.raises(ValueError, match="box"):
         Segment([0.0, 0.0, 0.0], [1.0, 1.0, 1.0]).classify(([0.0] * 3, [1.0] * 3))
+    for radius in (-0.5, np.inf, np.nan, [1.0, -0.0, -1e-300]):
+        with pytest.raises(ValueError, match="radius"):
+            Sphere([0.0, 0.0, 0.0], radius)
+    with pytest.raises(ValueError, match="center"):
+        Sphere([0.0, np.inf, 0.0], 1.0)
+    with pytest.raises(ValueError, match="box"):
+        Sphere([0.0, 0.0, 0.0], 1.0).classify(Triangle([0.0] * 3, [1.0] * 3, [2.0] * 3))
 
 
 def test_every_value_type_is_immutable_and_compares_by_value():
     values = [AABB([0.0] * 3, [1.0] * 3), OBB([0.0] * 3, np.eye(3), [1.0] * 3),
               Segment([0.0] * 3, [1.0] * 3), Ray([0.0] * 3, [1.0, 0.0, 0.0], 0.5),
-              Triangle([0.0] * 3, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0])]
+              Triangle([0.0] * 3, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]), Sphere([0.0] * 3, 0.5)]
     for value in values:
         name = type(value).__name__
         field = value._fields[0]
@@ -174,7 +204,8 @@ def test_values_pickle_and_copy(dtype):
               OBB(f([0.0] * 3), np.eye(3, dtype=dtype), f([1.0, 2.0, 0.0])),
               Segment(f([0.0] * 3), f([1.0] * 3)), Ray(f([0.0] * 3), f([1.0, 0.0, 0.0]), 0.5),
               Ray(np.zeros((2, 3), dtype), f([0.0, 0.0, -1.0]), t_max=np.array([1.0, 2.0])),
-              Triangle(f([0.0] * 3), f([1.0, 0.0, 0.0]), f([0.0, 1.0, 0.0]))]
+              Triangle(f([0.0] * 3), f([1.0, 0.0, 0.0]), f([0.0, 1.0, 0.0])),
+              Sphere(f([0.0] * 3), f(0.5))]
     for value in values:
         back = pickle.loads(pickle.dumps(value))
         assert type(back) is type(value) and back == value, f"{value!r} pickled: {back!r}"
