@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._exact import scaled
-from ._floats import axes_residuals, interpreted, jitable, residuals_small
+from ._floats import axes_orthonormal, axes_residuals, interpreted, jitable
 from ._frame import rotate
 from ._tolerances import (
     BOX_SAT_DEFECT,
@@ -37,6 +37,7 @@ from ._tolerances import (
     FILTER_SCALE_MAX,
     FILTER_SCALE_MIN,
     FILTER_UNIT,
+    ORTHONORMAL_ATOL,
 )
 
 __all__ = ["aabb_ints", "aabb_obb_class", "aabb_obb_exact", "axes_defect", "box_bound",
@@ -48,18 +49,18 @@ _INF = float("inf")
 
 @jitable
 def axes_defect(a00: float, a01: float, a02: float, a10: float, a11: float, a12: float,
-                a20: float, a21: float, a22: float) -> tuple[bool, float]:
-    """``(ok, defect)``: whether the rows are orthonormal within ORTHONORMAL_ATOL
-    (:func:`._floats.residuals_small`, the rule the engine's value check applies), and the
-    largest computed residual ``|row_i . row_j - delta_ij|``, for the filters' bound."""
+                a20: float, a21: float, a22: float) -> float:
+    """The largest computed residual ``|row_i . row_j - delta_ij|`` of rows that
+    :func:`._floats.axes_orthonormal` passed (the engine's value check, which the filters apply
+    first), for the filters' bound: at most ORTHONORMAL_ATOL, which a bound may take instead."""
     r0, r1, r2, r3, r4, r5 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     r0, r1, r2, r3, r4, r5 = abs(r0), abs(r1), abs(r2), abs(r3), abs(r4), abs(r5)
-    m = r0 if r0 > r1 else r1
+    m: float = r0 if r0 > r1 else r1
     m = m if m > r2 else r2
     m = m if m > r3 else r3
     m = m if m > r4 else r4
     m = m if m > r5 else r5
-    return residuals_small(r0, r1, r2, r3, r4, r5), m
+    return m
 
 
 @jitable
@@ -179,16 +180,13 @@ def box_edges(t0: float, t1: float, t2: float, p0: float, p1: float, p2: float, 
 def box_witness(t0: float, t1: float, t2: float, p0: float, p1: float, p2: float, q0: float,
                 q1: float, q2: float, n00: float, n01: float, n02: float, n10: float, n11: float,
                 n12: float, n20: float, n21: float, n22: float) -> float:
-    """The largest over Q's faces of ``|N_l . (x - t)| - q_l`` (``n`` as in :func:`box_faces`)
-    for the point ``x`` of P nearest Q's centre coordinate by coordinate (``t`` clamped to
-    ``[-p, p]``, which is in P exactly): negative iff ``x``, a point of P, lies in Q's interior,
-    so that the boxes meet (``_tolerances.BOX_SAT_WITNESS``)."""
-    x0 = t0 if t0 < p0 else p0
-    x1 = t1 if t1 < p1 else p1
-    x2 = t2 if t2 < p2 else p2
-    y0 = t0 - (x0 if x0 > -p0 else -p0)
-    y1 = t1 - (x1 if x1 > -p1 else -p1)
-    y2 = t2 - (x2 if x2 > -p2 else -p2)
+    """The largest over Q's faces of ``|N_l . y| - q_l`` (``n`` as in :func:`box_faces`), ``y =
+    t - x`` for the point ``x`` of P nearest Q's centre coordinate by coordinate (``t`` clamped
+    to ``[-p, p]``, which is in P exactly): negative iff ``x``, a point of P, lies in Q's
+    interior, so that the boxes meet (``_tolerances.BOX_SAT_ROUNDING`` bounds it)."""
+    y0 = t0 - p0 if t0 > p0 else (t0 + p0 if t0 < -p0 else 0.0)
+    y1 = t1 - p1 if t1 > p1 else (t1 + p1 if t1 < -p1 else 0.0)
+    y2 = t2 - p2 if t2 > p2 else (t2 + p2 if t2 < -p2 else 0.0)
     w = abs(n00 * y0 + n10 * y1 + n20 * y2) - q0
     v = abs(n01 * y0 + n11 * y1 + n21 * y2) - q1
     w = v if v > w else w
@@ -264,9 +262,9 @@ def box_bound(reach: float, t0: float, t1: float, t2: float, p0: float, p1: floa
     L1 size of what the frame change rounded and ``defect`` the sum of both boxes' computed
     orthonormality residuals (largest magnitude); with ``defect`` 0 and that sum as ``second``,
     the bound on :func:`refined_margins` (``_tolerances.BOX_SAT_SECOND``). ``far`` where the
-    scale is outside the range the bound holds in (or not a number)."""
-    size = reach + abs(t0) + abs(t1) + abs(t2) + abs(p0) + abs(p1) + abs(p2) + abs(q0) \
-        + abs(q1) + abs(q2)
+    scale is outside the range the bound holds in (or not a number). The half sizes ``p, q``
+    are taken as non-negative: a negative one is an empty box, which no bound decides."""
+    size = reach + abs(t0) + abs(t1) + abs(t2) + p0 + p1 + p2 + q0 + q1 + q2
     far = not ((FILTER_SCALE_MIN <= size) & (size <= FILTER_SCALE_MAX))
     return (BOX_SAT_ROUNDING * FILTER_UNIT + BOX_SAT_DEFECT * defect
             + BOX_SAT_SECOND * (second * second)) * size, far
@@ -303,7 +301,7 @@ def aabb_obb_class(lx: float, ly: float, lz: float, ux: float, uy: float, uz: fl
     valid = (lx > -_INF) & (ly > -_INF) & (lz > -_INF) & (ux < _INF) & (uy < _INF) \
         & (uz < _INF)
     total = cx + cy + cz + h0 + h1 + h2
-    ok, defect = axes_defect(a00, a01, a02, a10, a11, a12, a20, a21, a22)
+    ok = axes_orthonormal(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     bad = (not valid) | (not total - total == 0.0) | (not ok)
     empty = not ((lx <= ux) & (ly <= uy) & (lz <= uz) & (h0 >= 0.0) & (h1 >= 0.0)
                  & (h2 >= 0.0))
@@ -317,16 +315,19 @@ def aabb_obb_class(lx: float, ly: float, lz: float, ux: float, uy: float, uz: fl
     separation, obb_inside, aabb_inside = box_faces(
         t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11, a12, a20, a21, a22, k00, k01,
         k02, k10, k11, k12, k20, k21, k22, k00, k01, k02, k10, k11, k12, k20, k21, k22)
-    bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2, defect, 0.0)
     # INCLUDE needs an interior in the box that is not the query
     solid = ((h0 > 0.0) & (h1 > 0.0) & (h2 > 0.0)) if aabb_query else \
         ((lx < ux) & (ly < uy) & (lz < uz))
     inside = aabb_inside if aabb_query else obb_inside
     code, doubt = -1, False
-    if interpreted() & (not bad) & (not empty) & (not far):  # one item: faces may settle it
-        code = box_early(separation, inside, solid, bound, box_witness(
-            t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11, a12, a20, a21, a22))
+    if interpreted() & (not bad) & (not empty):  # one item: the faces may settle it
+        bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2, ORTHONORMAL_ATOL, 0.0)
+        if not far:
+            code = box_early(separation, inside, solid, bound, box_witness(
+                t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11, a12, a20, a21, a22))
     if code < 0:
+        bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2,
+                               axes_defect(a00, a01, a02, a10, a11, a12, a20, a21, a22), 0.0)
         separation = box_edges(
             t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11, a12, a20, a21, a22, k00,
             k01, k02, k10, k11, k12, k20, k21, k22, k00, k01, k02, k10, k11, k12, k20, k21, k22,

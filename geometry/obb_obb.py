@@ -35,8 +35,9 @@ from ._box_sat import (
 from ._dask import dask_aware
 from ._engine import CLASS, Query
 from ._exact import scaled
-from ._floats import axes_residuals, interpreted
+from ._floats import axes_orthonormal, axes_residuals, interpreted
 from ._frame import rotate
+from ._tolerances import ORTHONORMAL_ATOL
 from ._validate import AXES, POINT
 from .results import IntersectionType
 
@@ -57,9 +58,9 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
     test doubts is tested again with the rows' defect corrected (``refined_margins``), in the
     compiled loop's second pass (not ``first_pass``)."""
     total = cx + cy + cz + h0 + h1 + h2 + dx + dy + dz + g0 + g1 + g2
-    ok_a, defect_a = axes_defect(a00, a01, a02, a10, a11, a12, a20, a21, a22)
-    ok_b, defect_b = axes_defect(b00, b01, b02, b10, b11, b12, b20, b21, b22)
-    bad = (not total - total == 0.0) | (not ok_a) | (not ok_b)
+    bad = (not total - total == 0.0) \
+        | (not axes_orthonormal(a00, a01, a02, a10, a11, a12, a20, a21, a22)) \
+        | (not axes_orthonormal(b00, b01, b02, b10, b11, b12, b20, b21, b22))
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0) & (g0 >= 0.0) & (g1 >= 0.0)
                  & (g2 >= 0.0))
     same = (a00 == b00) & (a01 == b01) & (a02 == b02) & (a10 == b10) & (a11 == b11) \
@@ -80,14 +81,19 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
     separation, inside, _ = box_faces(t0, t1, t2, h0, h1, h2, g0, g1, g2, r00, r01, r02, r10,
                                       r11, r12, r20, r21, r22, k00, k01, k02, k10, k11, k12, k20,
                                       k21, k22, k00, k01, k02, k10, k11, k12, k20, k21, k22)
-    bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, g0, g1, g2,
-                           0.0 if same else defect_a + defect_b, 0.0)
     solid = (g0 > 0.0) & (g1 > 0.0) & (g2 > 0.0)
-    if interpreted() & (not bad) & (not empty) & (not far):  # one item: faces may settle it
-        early = box_early(separation, inside, solid, bound, box_witness(
-            t0, t1, t2, h0, h1, h2, g0, g1, g2, r00, r01, r02, r10, r11, r12, r20, r21, r22))
-        if early >= 0:
-            return early, False
+    if interpreted() & (not bad) & (not empty):  # one item: the faces may settle it
+        bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, g0, g1, g2,
+                               0.0 if same else 2.0 * ORTHONORMAL_ATOL, 0.0)
+        if not far:
+            early = box_early(separation, inside, solid, bound, box_witness(
+                t0, t1, t2, h0, h1, h2, g0, g1, g2, r00, r01, r02, r10, r11, r12, r20, r21, r22))
+            if early >= 0:
+                return early, False
+    defect = axes_defect(a00, a01, a02, a10, a11, a12, a20, a21, a22) \
+        + axes_defect(b00, b01, b02, b10, b11, b12, b20, b21, b22)
+    bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, g0, g1, g2, 0.0 if same else defect,
+                           0.0)
     pa0, pa1, pa2 = zero_pairs(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     pb0, pb1, pb2 = zero_pairs(b00, b01, b02, b10, b11, b12, b20, b21, b22)
     separation = box_edges(t0, t1, t2, h0, h1, h2, g0, g1, g2, r00, r01, r02, r10, r11, r12, r20,
@@ -101,8 +107,7 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
         separation, inside, _ = refined_margins(
             t0, t1, t2, h0, h1, h2, g0, g1, g2, r00, r01, r02, r10, r11, r12, r20, r21, r22, da0,
             da1, da2, da3, da4, da5, db0, db1, db2, db3, db4, db5, pa0, pa1, pa2, pb0, pb1, pb2)
-        bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, g0, g1, g2, 0.0,
-                               defect_a + defect_b)
+        bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, g0, g1, g2, 0.0, defect)
         code, doubt = box_class(separation, inside, solid, bound, empty, bad, far)
     return code, doubt
 
