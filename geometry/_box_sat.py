@@ -17,7 +17,7 @@ orthonormal rows and within the axes' orthonormality defect otherwise
 (``_tolerances.BOX_SAT_ROUNDING``); ``refined_margins`` corrects ``M``, ``N`` and ``det M`` to
 first order in that defect, for the items the one-matrix test doubts (float32 rows, whose
 defect is some 1e-7). For one item in Python, the six face normals and one shared point
-(``box_witness``) often settle the class before the nine edge axes (``box_early``).
+(``box_witness``) often settle the class before the nine edge axes.
 ``classify_boxes_exact`` is the test in integers on the floats' exact values, with the
 parallelepipeds' own normals and edges and no approximation: an edge x edge axis that is zero
 is skipped, one that is merely small decides like any other.
@@ -41,7 +41,7 @@ from ._tolerances import (
 )
 
 __all__ = ["aabb_ints", "aabb_obb_class", "aabb_obb_exact", "axes_defect", "box_bound",
-           "box_class", "box_early", "box_edges", "box_faces", "box_witness",
+           "box_class", "box_edges", "box_faces", "box_witness",
            "classify_boxes_exact", "obb_ints", "refined_margins", "zero_pairs"]
 
 _INF = float("inf")
@@ -195,19 +195,6 @@ def box_witness(t0: float, t1: float, t2: float, p0: float, p1: float, p2: float
 
 
 @jitable
-def box_early(separation: float, inside: float, can_include: bool, bound: float,
-              witness: float) -> int:
-    """For one item in Python, the class where the face normals settle it (:func:`box_class`
-    with :func:`box_faces`' margins, and :func:`box_witness` for a point the boxes share), else
-    -1 (the edge x edge axes are needed): NONE where a face separates, INCLUDE where the query
-    lies inside, INTERSECT where they share a point and the query is surely not inside. Only
-    for valid, non-empty boxes at a scale :func:`box_bound` covers."""
-    meets = (witness < -bound) & ((not can_include) | (inside > bound))
-    include = can_include & (inside < -bound)
-    return 0 if separation > bound else (2 if include else (1 if meets else -1))
-
-
-@jitable
 def refined_margins(t0: float, t1: float, t2: float, p0: float, p1: float, p2: float,
                     q0: float, q1: float, q2: float, r00: float, r01: float, r02: float,
                     r10: float, r11: float, r12: float, r20: float, r21: float, r22: float,
@@ -322,9 +309,13 @@ def aabb_obb_class(lx: float, ly: float, lz: float, ux: float, uy: float, uz: fl
     code, doubt = -1, False
     if interpreted() & (not bad) & (not empty):  # one item: the faces may settle it
         bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2, ORTHONORMAL_ATOL, 0.0)
-        if not far:
-            code = box_early(separation, inside, solid, bound, box_witness(
-                t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11, a12, a20, a21, a22))
+        # NONE where a face separates, INCLUDE where the query is inside, else INTERSECT where
+        # the boxes share a point (box_witness) and the query is surely not inside
+        code = -1 if far else 0 if separation > bound else 2 if solid & (inside < -bound) else -1
+        if (code < 0) & (not far):
+            witness = box_witness(t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11,
+                                  a12, a20, a21, a22)
+            code = 1 if (witness < -bound) & ((not solid) | (inside > bound)) else -1
     if code < 0:
         bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2,
                                axes_defect(a00, a01, a02, a10, a11, a12, a20, a21, a22), 0.0)

@@ -23,7 +23,6 @@ from ._box_sat import (
     axes_defect,
     box_bound,
     box_class,
-    box_early,
     box_edges,
     box_faces,
     box_witness,
@@ -85,11 +84,14 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
     if interpreted() & (not bad) & (not empty):  # one item: the faces may settle it
         bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, g0, g1, g2,
                                0.0 if same else 2.0 * ORTHONORMAL_ATOL, 0.0)
-        if not far:
-            early = box_early(separation, inside, solid, bound, box_witness(
-                t0, t1, t2, h0, h1, h2, g0, g1, g2, r00, r01, r02, r10, r11, r12, r20, r21, r22))
-            if early >= 0:
-                return early, False
+        if (not far) & (separation > bound):  # a face separates
+            return 0, False
+        if (not far) & solid & (inside < -bound):
+            return 2, False
+        if (not far) & ((not solid) | (inside > bound)) & (box_witness(
+                t0, t1, t2, h0, h1, h2, g0, g1, g2, r00, r01, r02, r10, r11, r12, r20, r21,
+                r22) < -bound):  # a point in both, and the query not inside
+            return 1, False
     defect = axes_defect(a00, a01, a02, a10, a11, a12, a20, a21, a22) \
         + axes_defect(b00, b01, b02, b10, b11, b12, b20, b21, b22)
     bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, g0, g1, g2, 0.0 if same else defect,
