@@ -200,14 +200,15 @@ def refined_margins(t0: float, t1: float, t2: float, p0: float, p1: float, p2: f
                     r10: float, r11: float, r12: float, r20: float, r21: float, r22: float,
                     da0: float, da1: float, da2: float, da3: float, da4: float, da5: float,
                     db0: float, db1: float, db2: float, db3: float, db4: float, db5: float,
-                    pa0: int, pa1: int, pa2: int, pb0: int, pb1: int, pb2: int
+                    exact_edges: bool, pa0: int, pa1: int, pa2: int, pb0: int, pb1: int, pb2: int
                     ) -> tuple[float, float, float]:
     """:func:`box_faces` and :func:`box_edges`' ``(separation, p_inside, q_inside)`` with ``M``,
     ``N`` and ``det M`` corrected to first order in the rows' orthonormality defect, for items
     the one-matrix test doubts (``_tolerances.BOX_SAT_SECOND``): with ``R = A B^T`` and the
     residuals ``D = A A^T - I`` (``da``, :func:`._floats.axes_residuals`' order) and ``E = B
     B^T - I`` (``db``), ``M = R (I + E)^-1 ~ R - R E``, ``n = (R^T (I + D)^-1)^T ~ R - D R`` and
-    ``|det M| = sqrt(det(I + D) / det(I + E)) ~ 1 + (tr D - tr E) / 2``."""
+    ``|det M| = sqrt(det(I + D) / det(I + E)) ~ 1 + (tr D - tr E) / 2``. ``exact_edges`` as
+    for :func:`box_edges`: where ``E`` is zero (an AABB), ``M`` is ``R``."""
     m00 = r00 - (r00 * db0 + r01 * db1 + r02 * db2)
     m01 = r01 - (r00 * db1 + r01 * db3 + r02 * db4)
     m02 = r02 - (r00 * db2 + r01 * db4 + r02 * db5)
@@ -237,7 +238,7 @@ def refined_margins(t0: float, t1: float, t2: float, p0: float, p1: float, p2: f
     sep = box_edges(t0, t1, t2, p0, p1, p2, q0, q1, q2, m00, m01, m02, m10, m11, m12, m20, m21,
                     m22, am00, am01, am02, am10, am11, am12, am20, am21, am22, det * an00,
                     det * an01, det * an02, det * an10, det * an11, det * an12, det * an20,
-                    det * an21, det * an22, False, pa0, pa1, pa2, pb0, pb1, pb2, sep)
+                    det * an21, det * an22, exact_edges, pa0, pa1, pa2, pb0, pb1, pb2, sep)
     return sep, p_in, q_in
 
 
@@ -277,14 +278,16 @@ def box_class(separation: float, inside: float, can_include: bool, bound: float,
 def aabb_obb_class(lx: float, ly: float, lz: float, ux: float, uy: float, uz: float, cx: float,
                    cy: float, cz: float, a00: float, a01: float, a02: float, a10: float,
                    a11: float, a12: float, a20: float, a21: float, a22: float, h0: float,
-                   h1: float, h2: float, aabb_query: bool) -> tuple[int, bool]:
+                   h1: float, h2: float, aabb_query: bool, first_pass: bool
+                   ) -> tuple[int, bool]:
     """``(code, doubt)`` of the AABB ``[l, u]`` and the OBB (``c, a, h``), the query being the
     AABB where ``aabb_query`` (a constant in each caller, so compiled it folds) and the OBB
     otherwise. In the OBB's frame about its centre the OBB is ``[-h, h]`` and the AABB the
     parallelepiped with centre ``a @ ((l + u) / 2 - c)``, half sizes ``(u - l) / 2`` and edges
     the columns of ``a`` exactly, so an edge x edge axis computed as zero is zero (skipped). A
     value that is not valid (NaN, an infinity but an empty AABB's) or rows that are not
-    orthonormal are doubt."""
+    orthonormal are doubt. A pair the one-matrix test doubts is tested again with the rows'
+    defect corrected (:func:`refined_margins`) unless ``first_pass``."""
     valid = (lx > -_INF) & (ly > -_INF) & (lz > -_INF) & (ux < _INF) & (uy < _INF) \
         & (uz < _INF)
     total = cx + cy + cz + h0 + h1 + h2
@@ -317,13 +320,21 @@ def aabb_obb_class(lx: float, ly: float, lz: float, ux: float, uy: float, uz: fl
                                   a12, a20, a21, a22)
             code = 1 if (witness < -bound) & ((not solid) | (inside > bound)) else -1
     if code < 0:
-        bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2,
-                               axes_defect(a00, a01, a02, a10, a11, a12, a20, a21, a22), 0.0)
-        separation = box_edges(
+        defect = axes_defect(a00, a01, a02, a10, a11, a12, a20, a21, a22)
+        bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2, defect, 0.0)
+        edges = box_edges(
             t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11, a12, a20, a21, a22, k00,
             k01, k02, k10, k11, k12, k20, k21, k22, k00, k01, k02, k10, k11, k12, k20, k21, k22,
             True, 0, 0, 0, 0, 0, 0, separation)
-        code, doubt = box_class(separation, inside, solid, bound, empty, bad, far)
+        code, doubt = box_class(edges, inside, solid, bound, empty, bad, far)
+        if doubt & (not first_pass) & (not bad) & (not empty):
+            d0, d1, d2, d3, d4, d5 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
+            separation, obb_inside, aabb_inside = refined_margins(
+                t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11, a12, a20, a21, a22,
+                d0, d1, d2, d3, d4, d5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, True, 0, 0, 0, 0, 0, 0)
+            bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2, 0.0, defect)
+            code, doubt = box_class(separation, aabb_inside if aabb_query else obb_inside,
+                                    solid, bound, empty, bad, far)
     return code, doubt
 
 

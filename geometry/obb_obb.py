@@ -108,7 +108,8 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
         db0, db1, db2, db3, db4, db5 = axes_residuals(b00, b01, b02, b10, b11, b12, b20, b21, b22)
         separation, inside, _ = refined_margins(
             t0, t1, t2, h0, h1, h2, g0, g1, g2, r00, r01, r02, r10, r11, r12, r20, r21, r22, da0,
-            da1, da2, da3, da4, da5, db0, db1, db2, db3, db4, db5, pa0, pa1, pa2, pb0, pb1, pb2)
+            da1, da2, da3, da4, da5, db0, db1, db2, db3, db4, db5, False, pa0, pa1, pa2, pb0, pb1,
+            pb2)
         bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, g0, g1, g2, 0.0, defect)
         code, doubt = box_class(separation, inside, solid, bound, empty, bad, far)
     return code, doubt

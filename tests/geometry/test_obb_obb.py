@@ -190,15 +190,17 @@ def test_float32_boxes_match_the_exact_reference_and_aabbs_are_obbs():
                                   err_msg="the AABB box as an OBB: the same classes")
 
 
-def float32_near_touching(n=12, gap=3e-6):
-    """``n`` OBB pairs with float32-rounded values (given as float64), each box a face normal's
-    ``gap`` apart from, or into, the query: the rows' defect (some 1e-7) puts them in the
-    one-matrix test's doubt, and the second test's bound (``BOX_SAT_SECOND``) far below it."""
+def float32_near_touching(aabb=False, n=12, gap=3e-6):
+    """``n`` OBB pairs with float32-rounded values (given as float64; the query's axes the
+    identity's where ``aabb``), each box a query face normal's ``gap`` apart from, or into, the
+    query: the rows' defect (some 1e-7) puts them in the one-matrix test's doubt, and the second
+    test's bound (``BOX_SAT_SECOND``) far below it."""
     rng = np.random.default_rng(35)
     cases = []
     for k in range(n):
         a, b = (np.linalg.qr(rng.normal(size=(3, 3)))[0].astype(np.float32).astype(np.float64)
                 for _ in range(2))
+        a = I3 if aabb else a
         h, g = rng.uniform(0.5, 2, 3), rng.uniform(0.5, 2, 3)
         reach = h[0] + np.abs(b @ a[0]) @ g + (gap if k % 2 else -gap)
         c = rng.uniform(-1, 1, 3)
@@ -208,16 +210,23 @@ def float32_near_touching(n=12, gap=3e-6):
 
 
 def test_float32_rows_near_touching_are_settled_by_the_second_test(monkeypatch):
-    from geometry import obb_obb
+    from geometry import aabb_obb, obb_aabb, obb_obb
 
     calls = []
-    exact = obb_obb._QUERY.exact
-    monkeypatch.setattr(obb_obb._QUERY, "exact", lambda *item: calls.append(item) or exact(*item))
+    for module in (obb_obb, aabb_obb, obb_aabb):
+        exact = module._QUERY.exact
+        monkeypatch.setattr(module._QUERY, "exact",
+                            lambda *item, exact=exact: calls.append(item) or exact(*item))
     cases = float32_near_touching()
     got = check(classify_obb_obb, ref.classify_obb_obb, cases)
     assert set(got.tolist()) == {NONE, INTERSECT}, "expected misses and touches by 3e-6"
     assert classify_obb_obb(*cases[0]) is IntersectionType(int(got[0])), "one item: the batch's"
-    assert not calls, f"expected the filter to settle every pair, {len(calls)} went exact"
+    mixed = [as_aabb_query(case) for case in float32_near_touching(aabb=True)]
+    got = check(classify_aabb_obb, ref.classify_aabb_obb, mixed)
+    assert set(got.tolist()) == {NONE, INTERSECT}, "expected misses and touches by 3e-6"
+    check(classify_obb_aabb, ref.classify_obb_aabb,
+          [(d, b, g, lo, hi) for lo, hi, d, b, g in mixed])
+    assert not calls, f"expected the filters to settle every pair, {len(calls)} went exact"
 
 
 def test_out_dask_and_the_value_check():
