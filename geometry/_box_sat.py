@@ -288,11 +288,7 @@ def aabb_obb_class(lx: float, ly: float, lz: float, ux: float, uy: float, uz: fl
     value that is not valid (NaN, an infinity but an empty AABB's) or rows that are not
     orthonormal are doubt. A pair the one-matrix test doubts is tested again with the rows'
     defect corrected (:func:`refined_margins`) unless ``first_pass``."""
-    valid = (lx > -_INF) & (ly > -_INF) & (lz > -_INF) & (ux < _INF) & (uy < _INF) \
-        & (uz < _INF)
-    total = cx + cy + cz + h0 + h1 + h2
     ok = axes_orthonormal(a00, a01, a02, a10, a11, a12, a20, a21, a22)
-    bad = (not valid) | (not total - total == 0.0) | (not ok)
     empty = not ((lx <= ux) & (ly <= uy) & (lz <= uz) & (h0 >= 0.0) & (h1 >= 0.0)
                  & (h2 >= 0.0))
     l0, l1, l2, u0, u1, u2 = lx - cx, ly - cy, lz - cz, ux - cx, uy - cy, uz - cz
@@ -310,7 +306,8 @@ def aabb_obb_class(lx: float, ly: float, lz: float, ux: float, uy: float, uz: fl
         ((lx < ux) & (ly < uy) & (lz < uz))
     inside = aabb_inside if aabb_query else obb_inside
     code, doubt = -1, False
-    if interpreted() & (not bad) & (not empty):  # one item: the faces may settle it
+    if interpreted() & ok & (not empty):  # one item: the faces may settle it
+        # (a value that is not finite makes the scale far, or a margin NaN)
         bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2, ORTHONORMAL_ATOL, 0.0)
         # NONE where a face separates, INCLUDE where the query is inside, else INTERSECT where
         # the boxes share a point (box_witness) and the query is surely not inside
@@ -320,6 +317,10 @@ def aabb_obb_class(lx: float, ly: float, lz: float, ux: float, uy: float, uz: fl
                                   a12, a20, a21, a22)
             code = 1 if (witness < -bound) & ((not solid) | (inside > bound)) else -1
     if code < 0:
+        valid = (lx > -_INF) & (ly > -_INF) & (lz > -_INF) & (ux < _INF) & (uy < _INF) \
+            & (uz < _INF)
+        total = cx + cy + cz + h0 + h1 + h2
+        bad = (not valid) | (not total - total == 0.0) | (not ok)
         defect = axes_defect(a00, a01, a02, a10, a11, a12, a20, a21, a22)
         bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2, defect, 0.0)
         edges = box_edges(

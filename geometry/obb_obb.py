@@ -56,10 +56,8 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
     that is not finite, or rows that are not orthonormal, are doubt. An item the one-matrix
     test doubts is tested again with the rows' defect corrected (``refined_margins``), in the
     compiled loop's second pass (not ``first_pass``)."""
-    total = cx + cy + cz + h0 + h1 + h2 + dx + dy + dz + g0 + g1 + g2
-    bad = (not total - total == 0.0) \
-        | (not axes_orthonormal(a00, a01, a02, a10, a11, a12, a20, a21, a22)) \
-        | (not axes_orthonormal(b00, b01, b02, b10, b11, b12, b20, b21, b22))
+    ok = axes_orthonormal(a00, a01, a02, a10, a11, a12, a20, a21, a22) \
+        & axes_orthonormal(b00, b01, b02, b10, b11, b12, b20, b21, b22)
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0) & (g0 >= 0.0) & (g1 >= 0.0)
                  & (g2 >= 0.0))
     same = (a00 == b00) & (a01 == b01) & (a02 == b02) & (a10 == b10) & (a11 == b11) \
@@ -81,17 +79,21 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
                                       r11, r12, r20, r21, r22, k00, k01, k02, k10, k11, k12, k20,
                                       k21, k22, k00, k01, k02, k10, k11, k12, k20, k21, k22)
     solid = (g0 > 0.0) & (g1 > 0.0) & (g2 > 0.0)
-    if interpreted() & (not bad) & (not empty):  # one item: the faces may settle it
+    if interpreted() & ok & (not empty):  # one item: the faces may settle it
+        # (a value that is not finite makes the scale far, or a margin NaN)
         bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, g0, g1, g2,
                                0.0 if same else 2.0 * ORTHONORMAL_ATOL, 0.0)
-        if (not far) & (separation > bound):  # a face separates
-            return 0, False
-        if (not far) & solid & (inside < -bound):
-            return 2, False
-        if (not far) & ((not solid) | (inside > bound)) & (box_witness(
-                t0, t1, t2, h0, h1, h2, g0, g1, g2, r00, r01, r02, r10, r11, r12, r20, r21,
-                r22) < -bound):  # a point in both, and the query not inside
-            return 1, False
+        if not far:
+            if separation > bound:  # a face separates
+                return 0, False
+            if solid & (inside < -bound):
+                return 2, False
+            if ((not solid) | (inside > bound)) & (box_witness(
+                    t0, t1, t2, h0, h1, h2, g0, g1, g2, r00, r01, r02, r10, r11, r12, r20, r21,
+                    r22) < -bound):  # a point in both, and the query not inside
+                return 1, False
+    total = cx + cy + cz + h0 + h1 + h2 + dx + dy + dz + g0 + g1 + g2
+    bad = (not total - total == 0.0) | (not ok)
     defect = axes_defect(a00, a01, a02, a10, a11, a12, a20, a21, a22) \
         + axes_defect(b00, b01, b02, b10, b11, b12, b20, b21, b22)
     bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, g0, g1, g2, 0.0 if same else defect,
