@@ -14,7 +14,7 @@ intersection and interior): there that box is ``[-p, p]`` and the other the para
 ``t + M [-q, q]`` (``M``'s columns its edges in the frame, the rows of ``N = M^-1`` its face
 normals), and the filters use one matrix ``R`` for ``M`` and for ``N`` transposed, exact for
 orthonormal rows and within the axes' orthonormality defect otherwise
-(``_tolerances.BOX_SAT_ROUNDING``); ``refined_margins`` corrects ``M``, ``N`` and ``det M`` to
+(``_tolerances.BOX_SAT_ROUNDING``); ``refined_matrices`` corrects ``M``, ``N`` and ``det M`` to
 first order in that defect, for the items the one-matrix test doubts (float32 rows, whose
 defect is some 1e-7). For one item in Python, the six face normals and one shared point
 (``box_witness``) often settle the class before the nine edge axes.
@@ -42,7 +42,7 @@ from ._tolerances import (
 
 __all__ = ["aabb_ints", "aabb_obb_class", "aabb_obb_exact", "axes_defect", "box_bound",
            "box_class", "box_edges", "box_faces", "box_witness",
-           "classify_boxes_exact", "obb_ints", "refined_margins", "zero_pairs"]
+           "classify_boxes_exact", "obb_ints", "refined_matrices", "zero_pairs"]
 
 _INF = float("inf")
 
@@ -119,7 +119,7 @@ def box_faces(t0: float, t1: float, t2: float, p0: float, p1: float, p2: float, 
       lies in P's open interior.
 
     The filters pass one float matrix ``R`` for ``M`` and for ``n`` (Ericson's formulas, RTCD
-    4.4.1); :func:`refined_margins` passes the two apart."""
+    4.4.1); :func:`refined_matrices` gives the two apart."""
     # P's faces e_i: Q's radius there is sum_l q_l |M[i, l]|
     c, s = abs(t0), q0 * am00 + q1 * am01 + q2 * am02
     sep, q_in = c - p0 - s, c + s - p0
@@ -195,20 +195,17 @@ def box_witness(t0: float, t1: float, t2: float, p0: float, p1: float, p2: float
 
 
 @jitable
-def refined_margins(t0: float, t1: float, t2: float, p0: float, p1: float, p2: float,
-                    q0: float, q1: float, q2: float, r00: float, r01: float, r02: float,
-                    r10: float, r11: float, r12: float, r20: float, r21: float, r22: float,
-                    da0: float, da1: float, da2: float, da3: float, da4: float, da5: float,
-                    db0: float, db1: float, db2: float, db3: float, db4: float, db5: float,
-                    exact_edges: bool, pa0: int, pa1: int, pa2: int, pb0: int, pb1: int, pb2: int
-                    ) -> tuple[float, float, float]:
-    """:func:`box_faces` and :func:`box_edges`' ``(separation, p_inside, q_inside)`` with ``M``,
-    ``N`` and ``det M`` corrected to first order in the rows' orthonormality defect, for items
-    the one-matrix test doubts (``_tolerances.BOX_SAT_SECOND``): with ``R = A B^T`` and the
-    residuals ``D = A A^T - I`` (``da``, :func:`._floats.axes_residuals`' order) and ``E = B
-    B^T - I`` (``db``), ``M = R (I + E)^-1 ~ R - R E``, ``n = (R^T (I + D)^-1)^T ~ R - D R`` and
-    ``|det M| = sqrt(det(I + D) / det(I + E)) ~ 1 + (tr D - tr E) / 2``. ``exact_edges`` as
-    for :func:`box_edges`: where ``E`` is zero (an AABB), ``M`` is ``R``."""
+def refined_matrices(r00: float, r01: float, r02: float, r10: float, r11: float, r12: float,
+                     r20: float, r21: float, r22: float, da0: float, da1: float, da2: float,
+                     da3: float, da4: float, da5: float, db0: float, db1: float, db2: float,
+                     db3: float, db4: float, db5: float) -> tuple[float, ...]:
+    """``(m, |m|, n, |n|, |det M| |n|)``, 45 values (each row-major), for :func:`box_faces` and
+    :func:`box_edges` in place of ``R`` and ``|R|``: ``M``, ``N`` and ``det M`` corrected to
+    first order in the rows' orthonormality defect (``_tolerances.BOX_SAT_SECOND``). With ``R =
+    A B^T`` and the residuals ``D = A A^T - I`` (``da``, :func:`._floats.axes_residuals`'
+    order) and ``E = B B^T - I`` (``db``; zero for an AABB, where ``m`` is ``R``), ``M = R (I +
+    E)^-1 ~ R - R E``, ``n = (R^T (I + D)^-1)^T ~ R - D R`` and ``|det M| = sqrt(det(I + D) /
+    det(I + E)) ~ 1 + (tr D - tr E) / 2``."""
     m00 = r00 - (r00 * db0 + r01 * db1 + r02 * db2)
     m01 = r01 - (r00 * db1 + r01 * db3 + r02 * db4)
     m02 = r02 - (r00 * db2 + r01 * db4 + r02 * db5)
@@ -228,18 +225,14 @@ def refined_margins(t0: float, t1: float, t2: float, p0: float, p1: float, p2: f
     n21 = r21 - (da2 * r01 + da4 * r11 + da5 * r21)
     n22 = r22 - (da2 * r02 + da4 * r12 + da5 * r22)
     det = 1.0 + ((da0 + da3 + da5) - (db0 + db3 + db5)) * 0.5
-    am00, am01, am02, am10, am11, am12, am20, am21, am22 = (
-        abs(m00), abs(m01), abs(m02), abs(m10), abs(m11), abs(m12), abs(m20), abs(m21), abs(m22))
-    an00, an01, an02, an10, an11, an12, an20, an21, an22 = (
+    b00, b01, b02, b10, b11, b12, b20, b21, b22 = (
         abs(n00), abs(n01), abs(n02), abs(n10), abs(n11), abs(n12), abs(n20), abs(n21), abs(n22))
-    sep, p_in, q_in = box_faces(t0, t1, t2, p0, p1, p2, q0, q1, q2, n00, n01, n02, n10, n11,
-                                n12, n20, n21, n22, am00, am01, am02, am10, am11, am12, am20,
-                                am21, am22, an00, an01, an02, an10, an11, an12, an20, an21, an22)
-    sep = box_edges(t0, t1, t2, p0, p1, p2, q0, q1, q2, m00, m01, m02, m10, m11, m12, m20, m21,
-                    m22, am00, am01, am02, am10, am11, am12, am20, am21, am22, det * an00,
-                    det * an01, det * an02, det * an10, det * an11, det * an12, det * an20,
-                    det * an21, det * an22, exact_edges, pa0, pa1, pa2, pb0, pb1, pb2, sep)
-    return sep, p_in, q_in
+    return (m00, m01, m02, m10, m11, m12, m20, m21, m22,
+            abs(m00), abs(m01), abs(m02), abs(m10), abs(m11), abs(m12), abs(m20), abs(m21),
+            abs(m22), n00, n01, n02, n10, n11, n12, n20, n21, n22,
+            b00, b01, b02, b10, b11, b12, b20, b21, b22,
+            det * b00, det * b01, det * b02, det * b10, det * b11, det * b12, det * b20,
+            det * b21, det * b22)
 
 
 @jitable
@@ -249,7 +242,7 @@ def box_bound(reach: float, t0: float, t1: float, t2: float, p0: float, p1: floa
     :func:`box_edges` and :func:`box_witness` (``_tolerances.BOX_SAT_ROUNDING``), ``reach`` the
     L1 size of what the frame change rounded and ``defect`` the sum of both boxes' computed
     orthonormality residuals (largest magnitude); with ``defect`` 0 and that sum as ``second``,
-    the bound on :func:`refined_margins` (``_tolerances.BOX_SAT_SECOND``). ``far`` where the
+    the bound with :func:`refined_matrices` (``_tolerances.BOX_SAT_SECOND``). ``far`` where the
     scale is outside the range the bound holds in (or not a number). The half sizes ``p, q``
     are taken as non-negative: a negative one is an empty box, which no bound decides."""
     size = reach + abs(t0) + abs(t1) + abs(t2) + p0 + p1 + p2 + q0 + q1 + q2
@@ -286,8 +279,8 @@ def aabb_obb_class(lx: float, ly: float, lz: float, ux: float, uy: float, uz: fl
     parallelepiped with centre ``a @ ((l + u) / 2 - c)``, half sizes ``(u - l) / 2`` and edges
     the columns of ``a`` exactly, so an edge x edge axis computed as zero is zero (skipped). A
     value that is not valid (NaN, an infinity but an empty AABB's) or rows that are not
-    orthonormal are doubt. A pair the one-matrix test doubts is tested again with the rows'
-    defect corrected (:func:`refined_margins`) unless ``first_pass``."""
+    orthonormal are doubt. The compiled loop's second pass (not ``first_pass``) tests the pairs
+    its first pass doubted again with the rows' defect corrected (:func:`refined_matrices`)."""
     ok = axes_orthonormal(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     empty = not ((lx <= ux) & (ly <= uy) & (lz <= uz) & (h0 >= 0.0) & (h1 >= 0.0)
                  & (h2 >= 0.0))
@@ -298,16 +291,16 @@ def aabb_obb_class(lx: float, ly: float, lz: float, ux: float, uy: float, uz: fl
                            a10, a11, a12, a20, a21, a22)
     k00, k01, k02, k10, k11, k12, k20, k21, k22 = (
         abs(a00), abs(a01), abs(a02), abs(a10), abs(a11), abs(a12), abs(a20), abs(a21), abs(a22))
-    separation, obb_inside, aabb_inside = box_faces(
-        t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11, a12, a20, a21, a22, k00, k01,
-        k02, k10, k11, k12, k20, k21, k22, k00, k01, k02, k10, k11, k12, k20, k21, k22)
     # INCLUDE needs an interior in the box that is not the query
     solid = ((h0 > 0.0) & (h1 > 0.0) & (h2 > 0.0)) if aabb_query else \
         ((lx < ux) & (ly < uy) & (lz < uz))
-    inside = aabb_inside if aabb_query else obb_inside
     code, doubt = -1, False
     if interpreted() & ok & (not empty):  # one item: the faces may settle it
         # (a value that is not finite makes the scale far, or a margin NaN)
+        separation, obb_inside, aabb_inside = box_faces(
+            t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11, a12, a20, a21, a22, k00,
+            k01, k02, k10, k11, k12, k20, k21, k22, k00, k01, k02, k10, k11, k12, k20, k21, k22)
+        inside = aabb_inside if aabb_query else obb_inside
         bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2, ORTHONORMAL_ATOL, 0.0)
         # NONE where a face separates, INCLUDE where the query is inside, else INTERSECT where
         # the boxes share a point (box_witness) and the query is surely not inside
@@ -322,20 +315,33 @@ def aabb_obb_class(lx: float, ly: float, lz: float, ux: float, uy: float, uz: fl
         total = cx + cy + cz + h0 + h1 + h2
         bad = (not valid) | (not total - total == 0.0) | (not ok)
         defect = axes_defect(a00, a01, a02, a10, a11, a12, a20, a21, a22)
-        bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2, defect, 0.0)
-        edges = box_edges(
-            t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11, a12, a20, a21, a22, k00,
-            k01, k02, k10, k11, k12, k20, k21, k22, k00, k01, k02, k10, k11, k12, k20, k21, k22,
-            True, 0, 0, 0, 0, 0, 0, separation)
-        code, doubt = box_class(edges, inside, solid, bound, empty, bad, far)
-        if doubt & (not first_pass) & (not bad) & (not empty):
+        # the compiled loop's second pass tests again with the defect corrected
+        refine = (not first_pass) & (not interpreted())
+        if refine:
             d0, d1, d2, d3, d4, d5 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
-            separation, obb_inside, aabb_inside = refined_margins(
-                t0, t1, t2, h0, h1, h2, q0, q1, q2, a00, a01, a02, a10, a11, a12, a20, a21, a22,
-                d0, d1, d2, d3, d4, d5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, True, 0, 0, 0, 0, 0, 0)
-            bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2, 0.0, defect)
-            code, doubt = box_class(separation, aabb_inside if aabb_query else obb_inside,
-                                    solid, bound, empty, bad, far)
+            (m00, m01, m02, m10, m11, m12, m20, m21, m22, j00, j01, j02, j10, j11, j12, j20, j21,
+             j22, n00, n01, n02, n10, n11, n12, n20, n21, n22, e00, e01, e02, e10, e11, e12, e20,
+             e21, e22, z00, z01, z02, z10, z11, z12, z20, z21, z22) = refined_matrices(
+                a00, a01, a02, a10, a11, a12, a20, a21, a22, d0, d1, d2, d3, d4, d5, 0.0, 0.0,
+                0.0, 0.0, 0.0, 0.0)
+        else:
+            (m00, m01, m02, m10, m11, m12, m20, m21, m22, j00, j01, j02, j10, j11, j12, j20, j21,
+             j22, n00, n01, n02, n10, n11, n12, n20, n21, n22, e00, e01, e02, e10, e11, e12, e20,
+             e21, e22, z00, z01, z02, z10, z11, z12, z20, z21, z22) = (
+                a00, a01, a02, a10, a11, a12, a20, a21, a22, k00, k01, k02, k10, k11, k12, k20,
+                k21, k22, a00, a01, a02, a10, a11, a12, a20, a21, a22, k00, k01, k02, k10, k11,
+                k12, k20, k21, k22, k00, k01, k02, k10, k11, k12, k20, k21, k22)
+        separation, obb_inside, aabb_inside = box_faces(
+            t0, t1, t2, h0, h1, h2, q0, q1, q2, n00, n01, n02, n10, n11, n12, n20, n21, n22, j00,
+            j01, j02, j10, j11, j12, j20, j21, j22, e00, e01, e02, e10, e11, e12, e20, e21, e22)
+        separation = box_edges(
+            t0, t1, t2, h0, h1, h2, q0, q1, q2, m00, m01, m02, m10, m11, m12, m20, m21, m22, j00,
+            j01, j02, j10, j11, j12, j20, j21, j22, z00, z01, z02, z10, z11, z12, z20, z21, z22,
+            True, 0, 0, 0, 0, 0, 0, separation)
+        bound, far = box_bound(reach, t0, t1, t2, h0, h1, h2, q0, q1, q2,
+                               0.0 if refine else defect, defect if refine else 0.0)
+        code, doubt = box_class(separation, aabb_inside if aabb_query else obb_inside, solid,
+                                bound, empty, bad, far)
     return code, doubt
 
 

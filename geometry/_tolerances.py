@@ -201,7 +201,7 @@ OBB_DEFECT_BOUND = 10.0
 #: 3.001 e S: within the same B.
 BOX_SAT_ROUNDING = 256.0
 BOX_SAT_DEFECT = 12.0
-#: Box vs box, the second test (``_box_sat.refined_margins``): with D, E the residual matrices of
+#: Box vs box, the second test (``_box_sat.refined_matrices``): with D, E the residual matrices of
 #: the frame box's and the other's rows (|entries| <= e, the computed ones within 9 u),
 #: G^-1 = I - D + D^2 G^-1 with ||D^2 G^-1||_max <= 9.0001 e^2, so M~ = R - R E~ is within
 #: 3.001 u (R) + 15.6 u (E~ - E, rows of R at most 1.7321 in L1) + 1.001 u (rounding) + 15.6 e^2
