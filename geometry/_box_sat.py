@@ -67,7 +67,7 @@ def axes_defect(a00: float, a01: float, a02: float, a10: float, a11: float, a12:
 def zero_pairs(a00: float, a01: float, a02: float, a10: float, a11: float, a12: float,
                a20: float, a21: float, a22: float) -> tuple[int, int, int]:
     """For each row i, the coordinates (bit k for coordinate k) where rows i+1 and i+2 are
-    both exactly zero: :func:`box_margins`' ``pairs``."""
+    both exactly zero: :func:`box_edges`' ``pairs``."""
     z0 = (a00 == 0.0) * 1 + (a01 == 0.0) * 2 + (a02 == 0.0) * 4
     z1 = (a10 == 0.0) * 1 + (a11 == 0.0) * 2 + (a12 == 0.0) * 4
     z2 = (a20 == 0.0) * 1 + (a21 == 0.0) * 2 + (a22 == 0.0) * 4
@@ -254,7 +254,7 @@ def box_bound(reach: float, t0: float, t1: float, t2: float, p0: float, p1: floa
 @jitable
 def box_class(separation: float, inside: float, can_include: bool, bound: float, empty: bool,
               bad: bool, far: bool) -> tuple[int, bool]:
-    """``(code, doubt)`` from :func:`box_margins`' ``separation`` and the query's ``inside``
+    """``(code, doubt)`` from the faces' and edges' ``separation`` and the query's ``inside``
     margin: NONE where an axis separates beyond ``bound`` (or a box is ``empty``), INCLUDE
     where the query lies inside beyond it (and ``can_include``: the box has an interior),
     INTERSECT where no axis separates and the query is surely not inside; doubt for the rest,

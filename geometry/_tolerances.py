@@ -198,7 +198,8 @@ OBB_DEFECT_BOUND = 10.0
 #: (``_box_sat.box_witness``: x = t clamped to [-p, p], exactly in P, y = fl(t - x), each within
 #: u |t_i - x_i| + 5 u P of T - x, then |R^T y|_l - q_l) errs by at most
 #: 3.001 (e + u) (|p|_1 + |t|_1) + 15.01 u P + 5.01 u (|t|_1 + |p|_1) + u |q|_1 <= 15.01 u S +
-#: 3.001 e S: within the same B.
+#: 3.001 e S: within the same B. One item in Python tries the faces and that point first with
+#: e~ = ORTHONORMAL_ATOL per OBB, which bounds its computed defect once the rows pass the check.
 BOX_SAT_ROUNDING = 256.0
 BOX_SAT_DEFECT = 12.0
 #: Box vs box, the second test (``_box_sat.refined_matrices``): with D, E the residual matrices of
