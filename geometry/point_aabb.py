@@ -7,7 +7,8 @@ square root with one Newton step (``_closest``): within 2**-96 of the distance, 
 (``DISTANCE_DD_RELATIVE``), so that rounded once it is one of the two floats around the exact
 distance. A non-finite value is doubt, and so is a squared distance too large or too small for
 that (outside [2**-900, 2**900], not 0); ``_exact`` computes the squared distance as a Fraction
-and rounds its root correctly.
+and rounds its root correctly. Float32 data take :func:`_filter32`: in float64 their excesses
+and squares are exact or nearly so, and one root is far inside float32's budget.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from numpy.typing import ArrayLike
 from ._closest import aabb_distance2, excess, sqrt_dd, sqrt_rounded, square_sum_dd
 from ._dask import dask_aware
 from ._engine import Query, T
+from ._floats import jitable
 from ._validate import BOX_MAX, BOX_MIN, POINT
 
 __all__ = ["distance_point_aabb"]
@@ -29,14 +31,38 @@ _SQUARE_MIN = 2.0**-900  # the squared distances the filter certifies, besides 0
 _SQUARE_MAX = 2.0**900
 
 
+@jitable
+def _filter32(px: float, py: float, pz: float, lx: float, ly: float, lz: float, hx: float,
+              hy: float, hz: float) -> tuple[float, bool]:
+    """:func:`_filter` for float32 data (every value a float32, the answer rounded to float32),
+    in plain float64: an excess of two float32 values is within u |e| of the exact one (exact
+    unless their exponents are 29 apart), its square within 3.01 u of the exact square (nothing
+    overflows or underflows: float32 values keep squares within 2**-300 .. 2**260), the sum of
+    three within 5.02 u and the root within 3.52 u of the distance, relatively: far inside
+    float32's half ulp (2**-25), so that rounded to float32 it is faithful, with no test. Doubt
+    only for a non-finite value."""
+    x0 = hx if px > hx else (lx if px < lx else px)
+    x1 = hy if py > hy else (ly if py < ly else py)
+    x2 = hz if pz > hz else (lz if pz < lz else pz)
+    e0, e1, e2 = x0 - px, x1 - py, x2 - pz
+    total = (px + py + pz) + ((lx + hx) + (ly + hy) + (lz + hz))
+    empty = (lx > hx) | (ly > hy) | (lz > hz)
+    bad = not total - total == 0.0
+    distance = math.sqrt(e0 * e0 + e1 * e1 + e2 * e2)
+    return (_INF if empty | bad else distance), bad
+
+
 def _filter(px: float, py: float, pz: float, lx: float, ly: float, lz: float, hx: float,
-            hy: float, hz: float) -> tuple[float, bool]:
+            hy: float, hz: float, t32: bool) -> tuple[float, bool]:
     """``(distance, doubt)`` of one point to one box: faithful wherever the inputs are finite
     and the squared distance is 0 or within [2**-900, 2**900] (there no square overflows and
     what underflows is far below the bound ``DISTANCE_DD_RELATIVE``, which then holds for every
     item, so it is not tested per item); ``inf`` for an empty box. Doubt for a non-finite
     value (bad input, the empty-box infinities) and, for a box that is not empty, a squared
-    distance outside that range (or an excess that overflows)."""
+    distance outside that range (or an excess that overflows). Float32 data (``t32``) take
+    :func:`_filter32`."""
+    if t32:
+        return _filter32(px, py, pz, lx, ly, lz, hx, hy, hz)
     e0, f0 = excess(px, lx, hx)
     e1, f1 = excess(py, ly, hy)
     e2, f2 = excess(pz, lz, hz)
@@ -62,7 +88,7 @@ def _exact(px: float, py: float, pz: float, lx: float, ly: float, lz: float, hx:
 
 _QUERY = Query(_filter, _exact,
                args=[("point", POINT), ("box_min", BOX_MIN), ("box_max", BOX_MAX)],
-               outputs=[T])
+               outputs=[T], t32=True)
 
 
 @dask_aware

@@ -107,6 +107,11 @@ def test_float32_data_give_float32_distances_faithful_in_float32():
     point = (rng.normal(size=(300, 3)) * 10).astype(np.float32)
     lo = rng.normal(size=(300, 3)).astype(np.float32)
     hi = lo + np.abs(rng.normal(size=(300, 3))).astype(np.float32)
+    # float32's extremes: subnormal gaps, exponents far apart in one difference, near its top
+    scale = np.repeat(np.float32([1e-45, 1e-40, 1e-30, 1e30, 1e37]), 60)[:, None]
+    with np.errstate(over="ignore", under="ignore"):
+        point, lo, hi = (np.concatenate([a, a * scale]) for a in (point, lo, hi))
+    point[-1] = np.float32(1e-44)  # 1e-44 from a box near 1e37: exponents 200 apart
     got = distance_point_aabb(point, lo, hi)
     assert got.dtype == np.float32, f"float32 data: expected float32 distances, got {got.dtype}"
     assert_faithful(got, list(zip(point, lo, hi, strict=True)), np.float32)
