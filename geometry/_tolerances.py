@@ -177,7 +177,7 @@ PLANE_ABSOLUTE = 2.0**-1020
 #: sum_i h_i |n . b_i|, within OBB_DEFECT_BOUND * r * |n|_1 * sum_i h_i of the rows' one.
 OBB_DEFECT_BOUND = 10.0
 
-#: Box vs box with an OBB (``_box_sat.box_margins``), in the frame of one box, ``P = [-p, p]``:
+#: Box vs box with an OBB (``_box_sat.box_faces``), in the frame of one box, ``P = [-p, p]``:
 #: the other is the parallelepiped ``Q = t + M [-q, q]``, its edges the columns of M, its face
 #: normals the rows of N = M^-1, and the filter uses one float matrix R for M and for N^T, and 1
 #: for |det M| (exact for orthonormal rows). With e the sum of both boxes' exact orthonormality
@@ -194,9 +194,27 @@ OBB_DEFECT_BOUND = 10.0
 #: The computed residuals give each box's defect within 9 u (a rounded three-term dot product,
 #: less 1), so with e~ the sum of the computed ones the error is at most
 #: (27.6 + 7.61 * 18) u S + 7.61 e~ S = 164.6 u S + 7.61 e~ S.
-#: B = (BOX_SAT_ROUNDING u + BOX_SAT_DEFECT e~) S.
+#: B = (BOX_SAT_ROUNDING u + BOX_SAT_DEFECT e~) S. The shared point's margin
+#: (``_box_sat.box_witness``: x = t clamped to [-p, p], exactly in P, y = fl(t - x), each within
+#: u |t_i - x_i| + 5 u P of T - x, then |R^T y|_l - q_l) errs by at most
+#: 3.001 (e + u) (|p|_1 + |t|_1) + 15.01 u P + 5.01 u (|t|_1 + |p|_1) + u |q|_1 <= 15.01 u S +
+#: 3.001 e S: within the same B. One item in Python tries the faces and that point first with
+#: e~ = ORTHONORMAL_ATOL per OBB, which bounds its computed defect once the rows pass the check.
 BOX_SAT_ROUNDING = 256.0
 BOX_SAT_DEFECT = 12.0
+#: Box vs box, the second test (``_box_sat.refined_matrices``): with D, E the residual matrices of
+#: the frame box's and the other's rows (|entries| <= e, the computed ones within 9 u),
+#: G^-1 = I - D + D^2 G^-1 with ||D^2 G^-1||_max <= 9.0001 e^2, so M~ = R - R E~ is within
+#: 3.001 u (R) + 15.6 u (E~ - E, rows of R at most 1.7321 in L1) + 1.001 u (rounding) + 15.6 e^2
+#: of M, entrywise, and n~ = R - D~ R likewise of N^T: 31.2 u + 27.1 e^2 allowed. |det M| =
+#: sqrt(det(I + D) / det(I + E)) is 1 + (tr D - tr E) / 2 within 19.6 e^2 (the principal minors
+#: of D, E and the root's second order), the computed one within 28.01 u more; so |det M| |N| is
+#: known within 60.3 u + 47.2 e^2. Each margin moves by at most its matrix terms' error times
+#: S (edges: (|t|_1 + |p|_1) on M's entries, |q|_1 on |det M| |N|'s), which in the count above
+#: were 3.001 (u + e) and 7.61 e: the rest is 24.6 u S. So the error is at most
+#: (84.9 u + 47.2 e^2) S; e <= e~ + 9 u, and e~ <= 2.00002e-6 adds under 1e-4 u:
+#: B = (BOX_SAT_ROUNDING u + BOX_SAT_SECOND e~^2) S.
+BOX_SAT_SECOND = 64.0
 
 #: Point vs OBB distance, the frame (``_closest.frame_excess``): U = a . (t + l), with t + l the
 #: point's offset from the centre exactly (TwoSum), in double-double from TwoProducts: the low

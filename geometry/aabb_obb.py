@@ -26,11 +26,11 @@ __all__ = ["classify_aabb_obb"]
 
 def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, dx: float,
             dy: float, dz: float, b00: float, b01: float, b02: float, b10: float, b11: float,
-            b12: float, b20: float, b21: float, b22: float, g0: float, g1: float, g2: float
-            ) -> tuple[int, bool]:
+            b12: float, b20: float, b21: float, b22: float, g0: float, g1: float, g2: float,
+            first_pass: bool) -> tuple[int, bool]:
     """``(code, doubt)`` of the AABB ``[l, h]`` against the OBB (``d, b, g``)."""
     return aabb_obb_class(lx, ly, lz, hx, hy, hz, dx, dy, dz, b00, b01, b02, b10, b11, b12, b20,
-                          b21, b22, g0, g1, g2, True)
+                          b21, b22, g0, g1, g2, True, first_pass)
 
 
 def _exact(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, dx: float,
@@ -44,7 +44,7 @@ def _exact(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, dx:
 _QUERY = Query(_filter, _exact,
                args=[("min", BOX_MIN), ("max", BOX_MAX), ("box_center", POINT),
                      ("box_axes", AXES), ("box_half_size", POINT)],
-               outputs=[CLASS], contract=True)
+               outputs=[CLASS], second_pass=True, contract=True)
 _CLASSES = tuple(IntersectionType)
 
 

@@ -26,11 +26,11 @@ __all__ = ["classify_obb_aabb"]
 
 def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float, a10: float,
             a11: float, a12: float, a20: float, a21: float, a22: float, h0: float, h1: float,
-            h2: float, lx: float, ly: float, lz: float, ux: float, uy: float, uz: float
-            ) -> tuple[int, bool]:
+            h2: float, lx: float, ly: float, lz: float, ux: float, uy: float, uz: float,
+            first_pass: bool) -> tuple[int, bool]:
     """``(code, doubt)`` of the OBB (``c, a, h``) against the AABB ``[l, u]``."""
     return aabb_obb_class(lx, ly, lz, ux, uy, uz, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20,
-                          a21, a22, h0, h1, h2, False)
+                          a21, a22, h0, h1, h2, False, first_pass)
 
 
 def _exact(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float, a10: float,
@@ -44,7 +44,7 @@ def _exact(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float, 
 _QUERY = Query(_filter, _exact,
                args=[("center", POINT), ("axes", AXES), ("half_size", POINT),
                      ("box_min", BOX_MIN), ("box_max", BOX_MAX)],
-               outputs=[CLASS], contract=True)
+               outputs=[CLASS], second_pass=True, contract=True)
 _CLASSES = tuple(IntersectionType)
 
 
