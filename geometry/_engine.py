@@ -384,7 +384,7 @@ class Query:
             share, flags = [o[lo:hi] for o in outs], doubt[lo:hi]
             count = int(loop(*args, *share, flags))
             if count and second is not None:
-                count = int(second(*args, *share, flags, np.flatnonzero(flags)))
+                count = int(second(*args, *share, flags, count))
             return count
 
         m = doubt.shape[0]

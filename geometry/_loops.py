@@ -312,8 +312,25 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
         # its own function, called from Python: in the loop's function (even as a call, which
         # LLVM inlines), it slows the first pass (its code competes for registers). It runs over
         # the doubted items' indices: over every item with a branch on its doubt, LLVM would
-        # vectorise the loop with the filter computed for every item, masked, however few doubt
-        source += [f"def {name}_second({', '.join(params + outs)}, doubt, doubted):",
+        # vectorise the loop with the filter computed for every item, masked, however few doubt.
+        # It finds them itself, eight flags a word (numpy's flatnonzero would hold the GIL, and
+        # every thread's share waits for it), given their number from the first pass
+        source += [f"def {name}_second({', '.join(params + outs)}, doubt, doubts):",
+                   "    n = doubt.shape[0]",
+                   "    n8 = n - n % 8",
+                   "    words = doubt[:n8].view(np.uint64)",
+                   "    doubted = np.empty(doubts, np.int64)",
+                   "    k = 0",
+                   "    for w in range(n8 // 8):",
+                   "        if words[w] != 0:",
+                   "            for i in range(8 * w, 8 * w + 8):",
+                   "                if doubt[i]:",
+                   "                    doubted[k] = i",
+                   "                    k += 1",
+                   "    for i in range(n8, n):",
+                   "        if doubt[i]:",
+                   "            doubted[k] = i",
+                   "            k += 1",
                    "    count = 0",
                    "    for k in range(doubted.shape[0]):",
                    "        i = doubted[k]",
