@@ -379,8 +379,10 @@ class Query:
         """The loop over every item, each share's second pass right after it, in shares on
         threads where it pays (``key``: the loop's pattern, dtype and case, to know its first
         call)."""
+        whole = loop_args(columns)  # shared values made an array once, for every share
+
         def run(lo: int, hi: int) -> int:
-            args = loop_args(_share(columns, self.kinds, lo, hi))
+            args = _share(columns, whole, self.kinds, lo, hi)
             share, flags = [o[lo:hi] for o in outs], doubt[lo:hi]
             count = int(loop(*args, *share, flags))
             if count and second is not None:
@@ -479,9 +481,11 @@ def _as_array(name: str, value: Any, kind: Kind) -> np.ndarray:
     return a
 
 
-def _share(columns: list[Column], kinds: Sequence[Kind], lo: int, hi: int) -> list[Column]:
-    """The columns of items ``lo:hi`` (views; shared values as they are)."""
-    return [c if isinstance(c, tuple) else c[kind.width * lo:kind.width * hi]
-            for c, kind in zip(columns, kinds, strict=True)]
+def _share(columns: list[Column], args: list[Any], kinds: Sequence[Kind], lo: int, hi: int
+           ) -> list[Any]:
+    """The loop's arguments ``args`` (:func:`loop_args` of ``columns``) for items ``lo:hi``:
+    views of the per-item arrays, shared values as they are."""
+    return [a if isinstance(c, tuple) else a[kind.width * lo:kind.width * hi]
+            for c, a, kind in zip(columns, args, kinds, strict=True)]
 
 

@@ -61,14 +61,10 @@ def get_jit() -> bool:
 
 
 def loop_args(columns: list[Column]) -> list[Any]:
-    """The arguments a compiled loop takes for ``columns`` (shared scalars one by one)."""
-    args: list[Any] = []
-    for c in columns:
-        if isinstance(c, tuple):
-            args += c
-        else:
-            args.append(c)
-    return args
+    """The arguments a compiled loop takes for ``columns``: each per-item array as it is, each
+    run of shared scalars as one float64 array (the loop reads them into locals on entry: one
+    argument for numba to unbox where a frustum's were 141, while the caller holds the GIL)."""
+    return [np.array(c, np.float64) if isinstance(c, tuple) else c for c in columns]
 
 
 def run_interpreted(filter: Callable[..., tuple[Any, ...]], columns: list[Column],
@@ -251,11 +247,12 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     # interleaving, so it counts as it goes.
     count_apart = any(kind is AXES and single
                       for kind, single in zip(kinds, singles, strict=True))
-    params, loads, setup, transpose, items = [], [], [], [], []
+    params, loads, setup, transpose, items, unpack = [], [], [], [], [], []
     for k, (kind, single) in enumerate(zip(kinds, singles, strict=True)):
         if single:
             names = [f"s{k}_{j}" for j in range(kind.width)]
-            params += names
+            params.append(f"s{k}")
+            unpack += [f"    {n} = s{k}[{j}]" for j, n in enumerate(names)]
             loads += names
             items += names
             continue
@@ -302,6 +299,7 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     source = [f"def {name}({', '.join(params + outs)}, doubt):",
               "    aligned_frame()",
               "    wide_vectors()",
+              *unpack,
               "    count = 0",
               "    n = doubt.shape[0]",
               *head,
@@ -316,6 +314,7 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
         # It finds them itself, eight flags a word (numpy's flatnonzero would hold the GIL, and
         # every thread's share waits for it), given their number from the first pass
         source += [f"def {name}_second({', '.join(params + outs)}, doubt, doubts):",
+                   *unpack,
                    "    n = doubt.shape[0]",
                    "    n8 = n - n % 8",
                    "    words = doubt[:n8].view(np.uint64)",
