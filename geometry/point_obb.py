@@ -96,34 +96,35 @@ def _filter(px: float, py: float, pz: float, cx: float, cy: float, cz: float, a0
             a01: float, a02: float, a10: float, a11: float, a12: float, a20: float, a21: float,
             a22: float, h0: float, h1: float, h2: float, t32: bool) -> tuple[float, bool]:
     """``(distance, doubt)`` of one point to one box (``inf`` for an empty box, a negative half
-    size). The offset ``p - c`` is exact (TwoSum) and scaled by a power of two into
-    [2**-474, 2**424] (or 0), the half sizes alike (capped at 2**900, far beyond any offset);
-    per axis the excess ``w_i`` beyond the box and its error bound (``_closest.frame_excess``);
+    size). The offset ``p - c`` is exact (TwoSum), its largest component within [2**-400,
+    2**400] or 0 (else doubt: coordinates beyond about 1e120 apart, or a point within 1e-120
+    of the centre), the half sizes capped at 2**900, far beyond any offset; per axis the
+    excess ``w_i`` beyond the box and its error bound (``_closest.frame_excess``);
     ``d**2 ~ |w|**2 - w^T R w``, within the bound ``err``; certified when ``err`` is within
-    OBB_DISTANCE_SHARE of the faithful budget of the output (``t32``: float32). Doubt also for
-    a non-finite value or axes that are not orthonormal within ORTHONORMAL_ATOL. Float32 data
-    take the cheaper :func:`_filter32`."""
+    OBB_DISTANCE_SHARE of the faithful budget. Doubt also for a non-finite value or axes that
+    are not orthonormal within ORTHONORMAL_ATOL. Float32 data (``t32``) take the cheaper
+    :func:`_filter32`."""
     if t32:
         return _filter32(px, py, pz, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20, a21, a22,
                          h0, h1, h2)
     t0, l0 = two_sum(px, -cx)
     t1, l1 = two_sum(py, -cy)
     t2, l2 = two_sum(pz, -cz)
-    total = (px - px) + (py - py) + (pz - pz) + (cx - cx) + (cy - cy) + (cz - cz) \
-        + (h0 - h0) + (h1 - h1) + (h2 - h2) + (t0 - t0) + (t1 - t1) + (t2 - t2)
+    # finite iff every value is (or it overflowed: doubt either way); an offset that overflows
+    # leaves err NaN, which certifies nothing. The point's terms first (a loop constant)
+    total = (px + py + pz) + ((cx + cy + cz) + (h0 + h1 + h2))
     # the rows' residuals R = M M^T - I in plain floats (each within 5.01 u): the value check,
     # and R's largest entry bounded above for the metric's bound
     q0, q1, q2, q3, q4, q5 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
-    bad = (not total == 0.0) | (not residuals_small(q0, q1, q2, q3, q4, q5))
+    bad = (not total - total == 0.0) | (not residuals_small(q0, q1, q2, q3, q4, q5))
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
     e = max(max(max(abs(q0), abs(q1)), max(abs(q2), abs(q3))), max(abs(q4), abs(q5))) + 2.0**-50
+    # the offsets the bounds are derived for: the largest within [2**-400, 2**400], or 0
     m = max(abs(t0), abs(t1), abs(t2))
-    scale = 2.0**-600 if m > 2.0**400 else (2.0**600 if m < 2.0**-400 else 1.0)
-    t0, t1, t2, l0, l1, l2 = t0 * scale, t1 * scale, t2 * scale, l0 * scale, l1 * scale, \
-        l2 * scale
-    w0, v0, e0 = frame_excess(a00, a01, a02, t0, t1, t2, l0, l1, l2, min(h0 * scale, 2.0**900))
-    w1, v1, e1 = frame_excess(a10, a11, a12, t0, t1, t2, l0, l1, l2, min(h1 * scale, 2.0**900))
-    w2, v2, e2 = frame_excess(a20, a21, a22, t0, t1, t2, l0, l1, l2, min(h2 * scale, 2.0**900))
+    ranged = (m <= 2.0**400) & ((m >= 2.0**-400) | (m == 0.0))
+    w0, v0, e0 = frame_excess(a00, a01, a02, t0, t1, t2, l0, l1, l2, min(h0, 2.0**900))
+    w1, v1, e1 = frame_excess(a10, a11, a12, t0, t1, t2, l0, l1, l2, min(h1, 2.0**900))
+    w2, v2, e2 = frame_excess(a20, a21, a22, t0, t1, t2, l0, l1, l2, min(h2, 2.0**900))
     s_hi, s_lo = square_sum_dd(w0, v0, w1, v1, w2, v2)
     # R's entries to u**2 for the correction; in CPython only those whose excesses are not 0
     # (compiled, every one: straight-line code vectorises; a term with a zero excess is 0)
@@ -144,8 +145,8 @@ def _filter(px: float, py: float, pz: float, cx: float, cy: float, cz: float, a0
     err = (OBB_DISTANCE_METRIC * e * e + OBB_DISTANCE_STATIC) * s_hi \
         + 1.02 * spread * (2.0 * width + spread) \
         + (OBB_DISTANCE_FLOOR if spread > 0.0 else 0.0)
-    sure = err <= (_FAITHFUL32 if t32 else _FAITHFUL64) * d_hi
-    distance = sqrt_dd(d_hi if d_hi > 0.0 else 0.0, d_lo) * (1.0 / scale)
+    sure = ranged & (err <= _FAITHFUL64 * d_hi)
+    distance = sqrt_dd(d_hi if d_hi > 0.0 else 0.0, d_lo)
     return (_INF if empty | bad else distance), bad | ((not empty) & (not sure))
 
 

@@ -45,14 +45,21 @@ def test_distances_are_faithful_to_the_exact_distance(cases):
     assert one == got[0], f"one item: expected the batch's {got[0]!r}, got {one!r}"
 
 
-def test_a_thousand_generic_distances_are_faithful():
+def test_a_thousand_generic_distances_are_faithful(monkeypatch):
     """Generic float data, where a square root of the rounded square sum misses by an ulp in
-    about one case in sixty: every distance faithful."""
+    about one case in sixty: every distance faithful, each certified by the filter."""
+    from geometry import point_aabb
+
+    exact = point_aabb._QUERY.exact
+    calls: list[object] = []
+    monkeypatch.setattr(point_aabb._QUERY, "exact",
+                        lambda *item: calls.append(item) or exact(*item))
     rng = np.random.default_rng(1)
     point = rng.normal(size=(1000, 3)) * rng.choice([1e-3, 1.0, 1e3], size=(1000, 1))
     lo = rng.normal(size=(1000, 3))
     hi = lo + np.abs(rng.normal(size=(1000, 3)))
     assert_faithful(distance_point_aabb(point, lo, hi), list(zip(point, lo, hi, strict=True)))
+    assert not calls, f"expected the filter to certify every distance, {len(calls)} went exact"
 
 
 _BIG, _SMALL = 2.0**990, 2.0**-1000

@@ -75,7 +75,13 @@ def test_distances_to_rotated_boxes_are_faithful(cases):
     assert one == got32[-1], f"one float32 item: expected the batch's {got32[-1]!r}, got {one!r}"
 
 
-def test_a_thousand_generic_distances_are_faithful():
+def test_a_thousand_generic_distances_are_faithful(monkeypatch):
+    from geometry import point_obb
+
+    exact = point_obb._QUERY.exact
+    calls: list[object] = []
+    monkeypatch.setattr(point_obb._QUERY, "exact",
+                        lambda *item: calls.append(item) or exact(*item))
     rng = np.random.default_rng(3)
     n = 1000
     axes = np.array([pyrr.matrix33.create_from_eulers(e) for e in rng.uniform(-3, 3, (n, 3))])
@@ -83,6 +89,7 @@ def test_a_thousand_generic_distances_are_faithful():
     point = center + rng.normal(size=(n, 3)) * rng.choice([1e-3, 1.0, 1e3], size=(n, 1))
     cases = list(zip(point, center, axes, half, strict=True))
     assert_faithful(distance_point_obb(point, center, axes, half), cases)
+    assert len(calls) <= 10, f"expected the filter to certify them, {len(calls)} went exact"
     # float32 rows (orthonormal to ~1e-7), as float64s, with float64 points: decided exactly
     axes32 = axes[:40].astype(np.float32).astype(np.float64)
     got = distance_point_obb(point[:40], center[:40], axes32, half[:40])
