@@ -7,8 +7,10 @@ scene's N boxes.
 - ``sphere``: ``classify_sphere_aabb`` / ``classify_sphere_obb``; the port is Arvo's test.
 - ``distance``: ``distance_point_aabb`` / ``distance_point_obb``; the port clamps and takes the
   square root of the squared distance.
-- ``plane``: ``plane_side_aabb`` with a plane across the cube; the port is Ericson's centre and
-  projected radius test.
+- ``plane``: ``plane_side_aabb`` / ``plane_side_obb`` with a plane across the cube; the port is
+  Ericson's centre and projected radius test (for an OBB, the radius along its rows).
+
+Each query runs against AABBs, OBBs with per-box axes and OBBs sharing one frame.
 
 The queries sit in the middle of the unit cube, so the mix holds every class (and distance 0).
 Where a port's answer differs from the library's, ``exact_arbiter`` decides on the worst boxes:
@@ -35,9 +37,8 @@ __all__ = ["QUERIES", "describe", "exact_answer", "label", "library_call", "sett
            "textbook_call"]
 
 QUERIES = ("box", "sphere", "distance", "plane")
-#: the (query, box kind) rows measured: those whose library function is in the library
-ROWS = {("box", "aabb"), ("box", "obb"), ("box", "obb-frame"), ("sphere", "aabb"),
-        ("distance", "aabb"), ("distance", "obb"), ("distance", "obb-frame"), ("plane", "aabb")}
+#: the (query, box kind) rows measured: every query against every kind of box
+ROWS = {(query, kind) for query in QUERIES for kind in ("aabb", "obb", "obb-frame")}
 QUERY_MIN, QUERY_MAX = (0.36, 0.38, 0.4), (0.62, 0.6, 0.64)
 QUERY_CENTER, QUERY_HALF = (0.5, 0.48, 0.52), (0.16, 0.12, 0.1)
 #: the query OBB's rows: a rotation by 0.7 rad about (1, 2, 2) / 3 (Rodrigues' formula)

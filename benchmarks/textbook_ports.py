@@ -32,9 +32,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["box_aabb", "box_obb", "distance_aabb", "distance_obb", "plane_aabb", "ray_aabb",
-           "ray_obb", "segment_aabb", "segment_obb", "sphere_aabb", "sphere_obb", "triangle_aabb",
-           "triangle_obb"]
+__all__ = ["box_aabb", "box_obb", "distance_aabb", "distance_obb", "plane_aabb", "plane_obb",
+           "ray_aabb", "ray_obb", "segment_aabb", "segment_obb", "sphere_aabb", "sphere_obb",
+           "triangle_aabb", "triangle_obb"]
 
 inline = numba.njit(inline="always", cache=True)
 kernel = numba.njit(cache=True)
@@ -356,4 +356,15 @@ def plane_aabb(normal, offset, box_min, box_max, out):  # type: ignore[no-untype
         r = ((box_max[i, 0] - cx) * abs(nx) + (box_max[i, 1] - cy) * abs(ny)
              + (box_max[i, 2] - cz) * abs(nz))
         d = nx * cx + ny * cy + nz * cz - offset
+        out[i] = (d > r) - (d < -r)
+
+
+@kernel
+def plane_obb(normal, offset, box_center, axes, step, half, out):  # type: ignore[no-untyped-def]
+    """Ericson 5.2.3 for an oriented box: the projected radius sum_i h_i |n . axes[i]|."""
+    for i in range(box_center.shape[0]):
+        ux, uy, uz = _local(axes, i * step, normal[0], normal[1], normal[2])
+        r = half[i, 0] * abs(ux) + half[i, 1] * abs(uy) + half[i, 2] * abs(uz)
+        d = (normal[0] * box_center[i, 0] + normal[1] * box_center[i, 1]
+             + normal[2] * box_center[i, 2] - offset)
         out[i] = (d > r) - (d < -r)
