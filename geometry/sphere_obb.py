@@ -48,9 +48,11 @@ def _filter(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz:
     a non-finite value, a negative radius, axes that are not orthonormal, and offsets or radii
     beyond SPHERE_SCALE_MAX."""
     tx, ty, tz = sx - cx, sy - cy, sz - cz
-    total = (tx - tx) + (ty - ty) + (tz - tz) + (h0 - h0) + (h1 - h1) + (h2 - h2) + (r - r)
+    # finite iff every value is (or it overflowed: doubt either way); the ball's terms first
+    # (one ball for all boxes: a constant of the loop)
+    total = (r + (sx + sy + sz)) + ((cx + cy + cz) + (h0 + h1 + h2))
     reach = abs(tx) + abs(ty) + abs(tz)
-    bad = (not total == 0.0) | (not r >= 0.0) | (reach > SPHERE_SCALE_MAX) \
+    bad = (not total - total == 0.0) | (not reach <= SPHERE_SCALE_MAX) | (not r >= 0.0) \
         | (r > SPHERE_SCALE_MAX) | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
     u0 = abs(a00 * tx + a01 * ty + a02 * tz)
