@@ -4,9 +4,9 @@
 ``hi + lo`` from error-free products (``two_product``) and sums (Ogita, Rump & Oishi 2005). From
 them, the ray's t on a plane of the box's centred frame (``_frame``), ``t = (+-h - U) / W`` with
 ``U = a . (origin - center)`` and ``W = a . direction`` for an axis ``a`` of the box: ``inverse_w``
-gives each axis's ``1 / W``, ``picked_plane_t`` and ``axis_ts`` the t of the planes that can be
-the ray's entry or exit, each with whether it is certainly within 1.5 ulp of the exact quotient
-(the bounds ``_tolerances.RAY_DD_BOUND`` and ``RAY_DIVISION_BOUND``).
+gives each axis's ``1 / W``, ``picked_plane_t``, ``picked_axis_t`` and ``axis_ts`` the t of the
+planes that can be the ray's entry or exit, each with whether it is certainly within 1.5 ulp of
+the exact quotient (the bounds ``_tolerances.RAY_DD_BOUND`` and ``RAY_DIVISION_BOUND``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import math
 from ._floats import jitable, two_product
 from ._tolerances import FILTER_UNIT, RAY_DD_BOUND, RAY_DIVISION_BOUND, RAY_W_MIN
 
-__all__ = ["axis_ts", "inverse_w", "picked_plane_t", "two_sum"]
+__all__ = ["axis_ts", "inverse_w", "picked_axis_t", "picked_plane_t", "two_sum"]
 
 
 @jitable
@@ -131,6 +131,25 @@ def picked_plane_t(first: bool, second: bool, side: float, a00: float, a01: floa
     t, ok = _plane_t(side * math.copysign(h, inv_w), u_hi, u_lo, inv_w,
                      _pick(first, second, r0, r1, r2), err_n, _pick(first, second, m0, m1, m2))
     return t, ok
+
+
+@jitable
+def picked_axis_t(first: bool, second: bool, side: float, a00: float, a01: float, a02: float,
+                  a10: float, a11: float, a12: float, a20: float, a21: float, a22: float,
+                  h0: float, h1: float, h2: float, tx: tuple[float, float],
+                  ty: tuple[float, float], tz: tuple[float, float], dx: float, dy: float,
+                  dz: float, dd_u: float, dd_w: float) -> tuple[float, bool]:
+    """:func:`picked_plane_t` with the picked axis's :func:`inverse_w` worked out here, for that
+    axis alone (the same floats): where each box has its own axes, two slabs' ``1 / W`` instead
+    of three."""
+    a0 = _pick(first, second, a00, a10, a20)
+    a1 = _pick(first, second, a01, a11, a21)
+    a2 = _pick(first, second, a02, a12, a22)
+    h = _pick(first, second, h0, h1, h2)
+    inv_w, r_lo, room = inverse_w(a0, a1, a2, dx, dy, dz, dd_w)
+    u_hi, u_lo, err_n = _frame_origin(a0, a1, a2, h, tx[0], ty[0], tz[0], tx[1], ty[1], tz[1],
+                                      dd_u)
+    return _plane_t(side * math.copysign(h, inv_w), u_hi, u_lo, inv_w, r_lo, err_n, room)
 
 
 @jitable

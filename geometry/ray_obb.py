@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._dask import dask_aware
-from ._double_double import axis_ts, inverse_w, picked_plane_t, two_sum
+from ._double_double import axis_ts, inverse_w, picked_axis_t, picked_plane_t, two_sum
 from ._engine import BOOL, Query, T
 from ._exact import clip_to_slab, scaled
 from ._floats import axes_doubt, interpreted, jitable
@@ -228,17 +228,26 @@ def _filter(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, cx
                                       dd_u, dd_w)
     else:
         # at most one plane each: the entry's and the exit's, picked (a straight line, which
-        # vectorises: two planes' double-double instead of six; with one frame for all boxes,
-        # each axis's 1 / W is a constant of the loop)
-        i0, r0, m0 = inverse_w(a00, a01, a02, dx, dy, dz, dd_w)
-        i1, r1, m1 = inverse_w(a10, a11, a12, dx, dy, dz, dd_w)
-        i2, r2, m2 = inverse_w(a20, a21, a22, dx, dy, dz, dd_w)
-        tn, good_n = picked_plane_t(near0, near1, -1.0, a00, a01, a02, a10, a11, a12, a20,
-                                    a21, a22, h0, h1, h2, tx, ty, tz, i0, i1, i2, r0, r1, r2,
-                                    m0, m1, m2, dd_u)
-        tf, good_f = picked_plane_t(far0, far1, 1.0, a00, a01, a02, a10, a11, a12, a20, a21,
-                                    a22, h0, h1, h2, tx, ty, tz, i0, i1, i2, r0, r1, r2, m0,
-                                    m1, m2, dd_u)
+        # vectorises: two planes' double-double instead of six)
+        if crossed:
+            # one frame for all boxes (the engine's case): each axis's 1 / W is a constant of
+            # the loop
+            i0, r0, m0 = inverse_w(a00, a01, a02, dx, dy, dz, dd_w)
+            i1, r1, m1 = inverse_w(a10, a11, a12, dx, dy, dz, dd_w)
+            i2, r2, m2 = inverse_w(a20, a21, a22, dx, dy, dz, dd_w)
+            tn, good_n = picked_plane_t(near0, near1, -1.0, a00, a01, a02, a10, a11, a12,
+                                        a20, a21, a22, h0, h1, h2, tx, ty, tz, i0, i1, i2, r0,
+                                        r1, r2, m0, m1, m2, dd_u)
+            tf, good_f = picked_plane_t(far0, far1, 1.0, a00, a01, a02, a10, a11, a12, a20,
+                                        a21, a22, h0, h1, h2, tx, ty, tz, i0, i1, i2, r0, r1,
+                                        r2, m0, m1, m2, dd_u)
+        else:
+            # each picked axis's 1 / W worked out for it alone (the same floats): two slabs'
+            # instead of three where the axes may differ from box to box
+            tn, good_n = picked_axis_t(near0, near1, -1.0, a00, a01, a02, a10, a11, a12, a20,
+                                       a21, a22, h0, h1, h2, tx, ty, tz, dx, dy, dz, dd_u, dd_w)
+            tf, good_f = picked_axis_t(far0, far1, 1.0, a00, a01, a02, a10, a11, a12, a20,
+                                       a21, a22, h0, h1, h2, tx, ty, tz, dx, dy, dz, dd_u, dd_w)
         t_enter = t_min if (t_min > tn) | (not need_near) else tn
         t_exit = t_max if (t_max < tf) | (not need_far) else tf
         ok = (good_n | (not need_near)) & (good_f | (not need_far)) & (not several)
