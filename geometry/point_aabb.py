@@ -41,10 +41,9 @@ def _filter32(px: float, py: float, pz: float, lx: float, ly: float, lz: float, 
     three within 5.02 u and the root within 3.52 u of the distance, relatively: far inside
     float32's half ulp (2**-25), so that rounded to float32 it is faithful, with no test. Doubt
     only for a non-finite value."""
-    x0 = hx if px > hx else (lx if px < lx else px)
-    x1 = hy if py > hy else (ly if py < ly else py)
-    x2 = hz if pz > hz else (lz if pz < lz else pz)
-    e0, e1, e2 = x0 - px, x1 - py, x2 - pz
+    e0, _ = excess(px, lx, hx)  # (the exact remainder is not needed here)
+    e1, _ = excess(py, ly, hy)
+    e2, _ = excess(pz, lz, hz)
     total = (px + py + pz) + ((lx + hx) + (ly + hy) + (lz + hz))
     empty = (lx > hx) | (ly > hy) | (lz > hz)
     bad = not total - total == 0.0

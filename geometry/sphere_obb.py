@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike
 from ._closest import obb_distance2
 from ._dask import dask_aware
 from ._engine import CLASS, Query
-from ._floats import axes_doubt, axes_residuals
+from ._floats import axes_residuals, residuals_small
 from ._tolerances import (
     FILTER_UNIT,
     OBB_DISTANCE_METRIC,
@@ -52,8 +52,10 @@ def _filter(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz:
     # (one ball for all boxes: a constant of the loop)
     total = (r + (sx + sy + sz)) + ((cx + cy + cz) + (h0 + h1 + h2))
     reach = abs(tx) + abs(ty) + abs(tz)
+    # the rows' residuals R = M M^T - I in plain floats: the value check, and the metric's terms
+    r00, r01, r02, r11, r12, r22 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     bad = (not total - total == 0.0) | (not reach <= SPHERE_SCALE_MAX) | (not r >= 0.0) \
-        | (r > SPHERE_SCALE_MAX) | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22)
+        | (r > SPHERE_SCALE_MAX) | (not residuals_small(r00, r01, r02, r11, r12, r22))
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
     u0 = abs(a00 * tx + a01 * ty + a02 * tz)
     u1 = abs(a10 * tx + a11 * ty + a12 * tz)
@@ -69,7 +71,6 @@ def _filter(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz:
     v0 = math.copysign(w0, a00 * tx + a01 * ty + a02 * tz)
     v1 = math.copysign(w1, a10 * tx + a11 * ty + a12 * tz)
     v2 = math.copysign(w2, a20 * tx + a21 * ty + a22 * tz)
-    r00, r01, r02, r11, r12, r22 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     squares = w0 * w0 + w1 * w1 + w2 * w2
     d2 = squares - ((r00 * w0 * w0 + r11 * w1 * w1 + r22 * w2 * w2)
                     + 2.0 * ((r01 * v0 * v1 + r02 * v0 * v2) + r12 * v1 * v2))
