@@ -113,24 +113,31 @@ def _pick(first: bool, second: bool, v0: float, v1: float, v2: float) -> float:
 
 
 @jitable
+def _axis_plane_t(side: float, a0: float, a1: float, a2: float, h: float,
+                  tx: tuple[float, float], ty: tuple[float, float], tz: tuple[float, float],
+                  inv_w: float, r_lo: float, room: float, dd_u: float) -> tuple[float, bool]:
+    """:func:`_plane_t` on the slab of the axis ``a`` of half size ``h`` (``inv_w, r_lo, room``:
+    its :func:`inverse_w`): its near plane for ``side = -1`` (``-h`` where W > 0: ``1 / W`` has
+    W's sign), its far plane for ``side = 1``. ``t, e``: ``origin - center`` as ``t + e``."""
+    u_hi, u_lo, err_n = _frame_origin(a0, a1, a2, h, tx[0], ty[0], tz[0], tx[1], ty[1], tz[1],
+                                      dd_u)
+    return _plane_t(side * math.copysign(h, inv_w), u_hi, u_lo, inv_w, r_lo, err_n, room)
+
+
+@jitable
 def picked_plane_t(first: bool, second: bool, side: float, a00: float, a01: float, a02: float,
                    a10: float, a11: float, a12: float, a20: float, a21: float, a22: float,
                    h0: float, h1: float, h2: float, tx: tuple[float, float],
                    ty: tuple[float, float], tz: tuple[float, float], i0: float, i1: float,
                    i2: float, r0: float, r1: float, r2: float, m0: float, m1: float, m2: float,
                    dd_u: float) -> tuple[float, bool]:
-    """:func:`_plane_t` on the slab of the axis :func:`_pick` picks (``i, r, m``: each axis's
-    :func:`inverse_w`): its near plane for ``side = -1`` (``-h`` where W > 0: ``1 / W`` has W's
-    sign), its far plane for ``side = 1``. ``t, e``: ``origin - center`` as ``t + e``."""
-    h = _pick(first, second, h0, h1, h2)
-    inv_w = _pick(first, second, i0, i1, i2)
-    u_hi, u_lo, err_n = _frame_origin(_pick(first, second, a00, a10, a20),
-                                      _pick(first, second, a01, a11, a21),
-                                      _pick(first, second, a02, a12, a22), h, tx[0], ty[0], tz[0],
-                                      tx[1], ty[1], tz[1], dd_u)
-    t, ok = _plane_t(side * math.copysign(h, inv_w), u_hi, u_lo, inv_w,
-                     _pick(first, second, r0, r1, r2), err_n, _pick(first, second, m0, m1, m2))
-    return t, ok
+    """:func:`_axis_plane_t` on the slab of the axis :func:`_pick` picks (``i, r, m``: each
+    axis's :func:`inverse_w`, worked out beforehand)."""
+    return _axis_plane_t(side, _pick(first, second, a00, a10, a20),
+                         _pick(first, second, a01, a11, a21), _pick(first, second, a02, a12, a22),
+                         _pick(first, second, h0, h1, h2), tx, ty, tz,
+                         _pick(first, second, i0, i1, i2), _pick(first, second, r0, r1, r2),
+                         _pick(first, second, m0, m1, m2), dd_u)
 
 
 @jitable
@@ -145,11 +152,9 @@ def picked_axis_t(first: bool, second: bool, side: float, a00: float, a01: float
     a0 = _pick(first, second, a00, a10, a20)
     a1 = _pick(first, second, a01, a11, a21)
     a2 = _pick(first, second, a02, a12, a22)
-    h = _pick(first, second, h0, h1, h2)
     inv_w, r_lo, room = inverse_w(a0, a1, a2, dx, dy, dz, dd_w)
-    u_hi, u_lo, err_n = _frame_origin(a0, a1, a2, h, tx[0], ty[0], tz[0], tx[1], ty[1], tz[1],
-                                      dd_u)
-    return _plane_t(side * math.copysign(h, inv_w), u_hi, u_lo, inv_w, r_lo, err_n, room)
+    return _axis_plane_t(side, a0, a1, a2, _pick(first, second, h0, h1, h2), tx, ty, tz, inv_w,
+                         r_lo, room, dd_u)
 
 
 @jitable
