@@ -306,4 +306,7 @@ CROSS_BOUND = 16.0
 #: beyond the metric's second order (OBB_DISTANCE_METRIC) and the frame's error, each counted on
 #: its own; INCLUDE's margins (h_i - |U_i|) - r |a_i|, |a_i| = sqrt(1 + R_ii) within 4.6 u, by
 #: 2 u (h_i + |U_i|) + 6.8 u r beyond the frame's error. 2**-48 is 32 u, more than both.
+#: The compiled loop's first pass leaves the correction out: |w^T R w| <= e (sum |w_i|)**2 <=
+#: 3 e |w|**2 (e bounds every |R_ij|) joins its band, and one spread + u (h + |U|)_1 bounds every
+#: excess's error; its margins' bound, spread + 2**-48 (h + |U|)_1, covers each margin's own.
 SPHERE_OBB_RELATIVE = 2.0**-48

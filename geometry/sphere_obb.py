@@ -38,7 +38,8 @@ __all__ = ["classify_sphere_obb"]
 
 def _filter(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz: float,
             a00: float, a01: float, a02: float, a10: float, a11: float, a12: float, a20: float,
-            a21: float, a22: float, h0: float, h1: float, h2: float) -> tuple[int, bool]:
+            a21: float, a22: float, h0: float, h1: float, h2: float,
+            first_pass: bool) -> tuple[int, bool]:
     """``(class, doubt)`` of one ball against one oriented box, in float64.
 
     The centre's frame coordinates ``U_i`` are within ``spread`` of the exact ones; per axis the
@@ -46,7 +47,9 @@ def _filter(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz:
     surely inside on every axis is surely a hit); ``|w|**2 - w^T R w - r**2`` decides the miss,
     and the margins ``h_i - |U_i| - r |a_i|`` INCLUDE, each sure outside its band. Doubt also for
     a non-finite value, a negative radius, axes that are not orthonormal, and offsets or radii
-    beyond SPHERE_SCALE_MAX."""
+    beyond SPHERE_SCALE_MAX. The compiled loop's pass over every item (``first_pass``) leaves
+    the correction out and widens the band by its size instead (fewer operations a box, for
+    about as few doubts); its second pass runs the whole test on the items that doubts."""
     tx, ty, tz = sx - cx, sy - cy, sz - cz
     # finite iff every value is (or it overflowed: doubt either way); the ball's terms first
     # (one ball for all boxes: a constant of the loop)
@@ -62,37 +65,57 @@ def _filter(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz:
     u2 = abs(a20 * tx + a21 * ty + a22 * tz)
     spread = OBB_FRAME_BOUND * FILTER_UNIT * reach + 2.0**-1070
     x0, x1, x2 = u0 - h0, u1 - h1, u2 - h2
-    # each excess also rounds once (u |x_i|); where it is surely 0, it errs not at all
-    s0 = 0.0 if x0 < -1.01 * (spread + FILTER_UNIT * abs(x0)) else spread + FILTER_UNIT * abs(x0)
-    s1 = 0.0 if x1 < -1.01 * (spread + FILTER_UNIT * abs(x1)) else spread + FILTER_UNIT * abs(x1)
-    s2 = 0.0 if x2 < -1.01 * (spread + FILTER_UNIT * abs(x2)) else spread + FILTER_UNIT * abs(x2)
     w0, w1, w2 = max(x0, 0.0), max(x1, 0.0), max(x2, 0.0)
-    # signed excesses: the correction's cross terms need the sides
-    v0 = math.copysign(w0, a00 * tx + a01 * ty + a02 * tz)
-    v1 = math.copysign(w1, a10 * tx + a11 * ty + a12 * tz)
-    v2 = math.copysign(w2, a20 * tx + a21 * ty + a22 * tz)
     squares = w0 * w0 + w1 * w1 + w2 * w2
-    d2 = squares - ((r00 * w0 * w0 + r11 * w1 * w1 + r22 * w2 * w2)
-                    + 2.0 * ((r01 * v0 * v1 + r02 * v0 * v2) + r12 * v1 * v2))
     e = max(max(abs(r00), abs(r01)), max(max(abs(r02), abs(r11)), max(abs(r12), abs(r22))))
     e = e * (1.0 + 2.0**-50) + 6.0 * FILTER_UNIT
-    spread_sum = s0 + s1 + s2
     rr = r * r
-    band = OBB_DISTANCE_METRIC * e * e * squares \
-        + 1.03 * spread_sum * (2.0 * (w0 + w1 + w2) + spread_sum) \
-        + SPHERE_OBB_RELATIVE * (squares + rr) + SPHERE_ABSOLUTE
-    gap = d2 - rr
-    miss = gap > band
-    hit = (gap < -band) | (spread_sum == 0.0)
     # INCLUDE: h_i - |U_i| > r |a_i| on every axis
     g0 = (h0 - u0) - r * math.sqrt(1.0 + r00)
     g1 = (h1 - u1) - r * math.sqrt(1.0 + r11)
     g2 = (h2 - u2) - r * math.sqrt(1.0 + r22)
-    b0 = spread + SPHERE_OBB_RELATIVE * (h0 + u0 + r)
-    b1 = spread + SPHERE_OBB_RELATIVE * (h1 + u1 + r)
-    b2 = spread + SPHERE_OBB_RELATIVE * (h2 + u2 + r)
-    inside = (g0 > b0) & (g1 > b1) & (g2 > b2)
-    touching = (g0 < -b0) | (g1 < -b1) | (g2 < -b2)
+    if first_pass:
+        # |w^T R w| <= e (sum |w_i|)**2 <= 3 e |w|**2 joins the band; one spread for every axis
+        # (each excess errs by at most spread + u |x_i|, and |x_i| <= |U_i| + h_i)
+        size = (u0 + u1 + u2) + (h0 + h1 + h2)
+        spread3 = 3.0 * (spread + 1.0001 * FILTER_UNIT * size)
+        band = (OBB_DISTANCE_METRIC * e * e + 3.0001 * e) * squares \
+            + 1.03 * spread3 * (2.0 * (w0 + w1 + w2) + spread3) \
+            + SPHERE_OBB_RELATIVE * (squares + rr) + SPHERE_ABSOLUTE
+        gap = squares - rr
+        miss = gap > band
+        hit = gap < -band
+        # INCLUDE: the least margin against one bound for all three
+        least = min(min(g0, g1), g2)
+        bound = spread + SPHERE_OBB_RELATIVE * (size + r)
+        inside = least > bound
+        touching = least < -bound
+    else:
+        # each excess also rounds once (u |x_i|); where it is surely 0, it errs not at all
+        s0 = spread + FILTER_UNIT * abs(x0)
+        s0 = 0.0 if x0 < -1.01 * s0 else s0
+        s1 = spread + FILTER_UNIT * abs(x1)
+        s1 = 0.0 if x1 < -1.01 * s1 else s1
+        s2 = spread + FILTER_UNIT * abs(x2)
+        s2 = 0.0 if x2 < -1.01 * s2 else s2
+        # signed excesses: the correction's cross terms need the sides
+        v0 = math.copysign(w0, a00 * tx + a01 * ty + a02 * tz)
+        v1 = math.copysign(w1, a10 * tx + a11 * ty + a12 * tz)
+        v2 = math.copysign(w2, a20 * tx + a21 * ty + a22 * tz)
+        d2 = squares - ((r00 * w0 * w0 + r11 * w1 * w1 + r22 * w2 * w2)
+                        + 2.0 * ((r01 * v0 * v1 + r02 * v0 * v2) + r12 * v1 * v2))
+        spread_sum = s0 + s1 + s2
+        band = OBB_DISTANCE_METRIC * e * e * squares \
+            + 1.03 * spread_sum * (2.0 * (w0 + w1 + w2) + spread_sum) \
+            + SPHERE_OBB_RELATIVE * (squares + rr) + SPHERE_ABSOLUTE
+        gap = d2 - rr
+        miss = gap > band
+        hit = (gap < -band) | (spread_sum == 0.0)
+        b0 = spread + SPHERE_OBB_RELATIVE * (h0 + u0 + r)
+        b1 = spread + SPHERE_OBB_RELATIVE * (h1 + u1 + r)
+        b2 = spread + SPHERE_OBB_RELATIVE * (h2 + u2 + r)
+        inside = (g0 > b0) & (g1 > b1) & (g2 > b2)
+        touching = (g0 < -b0) | (g1 < -b1) | (g2 < -b2)
     code = 0 if empty | miss else (2 if inside else 1)
     unsure = (not (miss | hit)) | (hit & (not (inside | touching)))
     return code, bad | ((not empty) & unsure)
@@ -119,7 +142,7 @@ def _exact(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz: 
 _QUERY = Query(_filter, _exact,
                args=[("center", POINT), ("radius", RADIUS), ("box_center", POINT),
                      ("box_axes", AXES), ("box_half_size", POINT)],
-               outputs=[CLASS], contract=True)
+               outputs=[CLASS], second_pass=True, contract=True)
 _CLASSES = tuple(IntersectionType)
 
 

@@ -99,6 +99,10 @@ _C, _S = float(np.float32(math.cos(1.0))), float(np.float32(math.sin(1.0)))
 _Y32 = np.array([[_C, 0, _S], [0, 1, 0], [-_S, 0, _C]])  # float32 rows: R00 = R22 ~ -7.9e-8
 _C, _S = float(np.float32(math.cos(0.25))), float(np.float32(math.sin(0.25)))
 _Z32 = np.array([[_C, -_S, 0], [_S, _C, 0], [0, 0, 1]])
+_Y32B = np.array([[-0.7208613157272339, 0, -0.6930793523788452], [0, 1, 0],
+                  [0.6930793523788452, 0, -0.7208613157272339]])  # float32 rows too
+_Y32C = np.array([[-0.7801467776298523, 0, 0.6255965828895569], [0, 1, 0],
+                  [-0.6255965828895569, 0, -0.7801467776298523]])
 #: (center, radius, box_center, axes, half_size, expected): named edge cases, one batch
 EDGES = {
     "inside": ([0.5, 0.5, 0.5], 0.25, [0, 0, 0], IDENTITY, [1, 1, 1], INCLUDE),
@@ -126,6 +130,12 @@ EDGES = {
                                       0.9999998818799116, [0, 0, 0], _Y32, [0, 0, 1], NONE),
     "float32 rows, reaching a face": ([0.4948079288005829, 1.9378248453140259, 0],
                                       1.0000000065700942, [0, 0, 0], _Z32, [0, 1, 0], INTERSECT),
+    # a ball at the centre within an ulp of two faces (h = r |a_0|, rounded, then the next
+    # float): INCLUDE only where h > r |a_0|, which |a_0| rounded can get wrong
+    "float32 rows, inscribed, just inside": ([0, 0, 0], 1.9906833599471159, [0, 0, 0], _Y32B,
+                                             [1.990683385035577, 10, 10], INCLUDE),
+    "float32 rows, inscribed, reaching": ([0, 0, 0], 0.24010792545583126, [0, 0, 0], _Y32C,
+                                          [0.24010793496042315, 10, 10], INTERSECT),
 }
 
 
