@@ -301,12 +301,14 @@ SPHERE_SCALE_MAX = 2.0**500
 CROSS_BOUND = 16.0
 
 #: Sphere vs OBB, in the box's frame with float coordinates U_i (within OBB_FRAME_BOUND u |s - c|_1
-#: of the exact ones, plus 2**-1070 for underflow): the squared excess |w|**2 - w^T R w with R
+#: of the exact ones, plus 2**-1020 for underflow): the squared excess |w|**2 - w^T R w with R
 #: from ``axes_residuals`` (each entry within 5.01 u) errs by at most 19.1 u (|w|**2 + r**2)
 #: beyond the metric's second order (OBB_DISTANCE_METRIC) and the frame's error, each counted on
 #: its own; INCLUDE's margins (h_i - |U_i|) - r |a_i|, |a_i| = sqrt(1 + R_ii) within 4.6 u, by
 #: 2 u (h_i + |U_i|) + 6.8 u r beyond the frame's error. 2**-48 is 32 u, more than both.
 #: The compiled loop's first pass leaves the correction out: |w^T R w| <= e (sum |w_i|)**2 <=
 #: 3 e |w|**2 (e bounds every |R_ij|) joins its band, and one spread + u (h + |U|)_1 bounds every
-#: excess's error; its margins' bound, spread + 2**-48 (h + |U|)_1, covers each margin's own.
+#: excess's error. Its margins take |a_i| as 1 + R_ii / 2, within R_ii**2 / 8 (1 + 1e-6) + 3.2 u
+#: (below the root's 4.6 u but for that second-order part): their bound, spread + 2**-48 ((h +
+#: |U|)_1 + r) + 0.126 e**2 r, covers each margin's error.
 SPHERE_OBB_RELATIVE = 2.0**-48

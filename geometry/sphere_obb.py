@@ -51,9 +51,11 @@ def _filter(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz:
     the correction out and widens the band by its size instead (fewer operations a box, for
     about as few doubts); its second pass runs the whole test on the items that doubts."""
     tx, ty, tz = sx - cx, sy - cy, sz - cz
-    # finite iff every value is (or it overflowed: doubt either way); the ball's terms first
-    # (one ball for all boxes: a constant of the loop)
-    total = (r + (sx + sy + sz)) + ((cx + cy + cz) + (h0 + h1 + h2))
+    # finite iff the ball and the half sizes are (or it overflowed: doubt either way), the
+    # ball's terms first (one ball for all boxes: a constant of the loop); a box centre that is
+    # not finite makes reach so, doubt too
+    sizes = h0 + h1 + h2
+    total = (r + (sx + sy + sz)) + sizes
     reach = abs(tx) + abs(ty) + abs(tz)
     # the rows' residuals R = M M^T - I in plain floats: the value check, and the metric's terms
     r00, r01, r02, r11, r12, r22 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
@@ -63,21 +65,17 @@ def _filter(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz:
     u0 = abs(a00 * tx + a01 * ty + a02 * tz)
     u1 = abs(a10 * tx + a11 * ty + a12 * tz)
     u2 = abs(a20 * tx + a21 * ty + a22 * tz)
-    spread = OBB_FRAME_BOUND * FILTER_UNIT * reach + 2.0**-1070
+    spread = OBB_FRAME_BOUND * FILTER_UNIT * reach + 2.0**-1020  # (normal: SLAB_ABSOLUTE)
     x0, x1, x2 = u0 - h0, u1 - h1, u2 - h2
     w0, w1, w2 = max(x0, 0.0), max(x1, 0.0), max(x2, 0.0)
     squares = w0 * w0 + w1 * w1 + w2 * w2
     e = max(max(abs(r00), abs(r01)), max(max(abs(r02), abs(r11)), max(abs(r12), abs(r22))))
     e = e * (1.0 + 2.0**-50) + 6.0 * FILTER_UNIT
     rr = r * r
-    # INCLUDE: h_i - |U_i| > r |a_i| on every axis
-    g0 = (h0 - u0) - r * math.sqrt(1.0 + r00)
-    g1 = (h1 - u1) - r * math.sqrt(1.0 + r11)
-    g2 = (h2 - u2) - r * math.sqrt(1.0 + r22)
     if first_pass:
         # |w^T R w| <= e (sum |w_i|)**2 <= 3 e |w|**2 joins the band; one spread for every axis
         # (each excess errs by at most spread + u |x_i|, and |x_i| <= |U_i| + h_i)
-        size = (u0 + u1 + u2) + (h0 + h1 + h2)
+        size = (u0 + u1 + u2) + sizes
         spread3 = 3.0 * (spread + 1.0001 * FILTER_UNIT * size)
         band = (OBB_DISTANCE_METRIC * e * e + 3.0001 * e) * squares \
             + 1.03 * spread3 * (2.0 * (w0 + w1 + w2) + spread3) \
@@ -85,9 +83,11 @@ def _filter(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz:
         gap = squares - rr
         miss = gap > band
         hit = gap < -band
-        # INCLUDE: the least margin against one bound for all three
-        least = min(min(g0, g1), g2)
-        bound = spread + SPHERE_OBB_RELATIVE * (size + r)
+        # INCLUDE: h_i - |U_i| > r |a_i| on every axis, |a_i| = sqrt(1 + R_ii) taken as
+        # 1 + R_ii / 2 (within R_ii**2 / 8: no root a box); the least margin against one bound
+        least = min(min((h0 - u0) - r * (1.0 + 0.5 * r00), (h1 - u1) - r * (1.0 + 0.5 * r11)),
+                    (h2 - u2) - r * (1.0 + 0.5 * r22))
+        bound = spread + SPHERE_OBB_RELATIVE * (size + r) + 0.126 * e * e * r
         inside = least > bound
         touching = least < -bound
     else:
@@ -111,6 +111,10 @@ def _filter(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz:
         gap = d2 - rr
         miss = gap > band
         hit = (gap < -band) | (spread_sum == 0.0)
+        # INCLUDE: h_i - |U_i| > r |a_i| on every axis
+        g0 = (h0 - u0) - r * math.sqrt(1.0 + r00)
+        g1 = (h1 - u1) - r * math.sqrt(1.0 + r11)
+        g2 = (h2 - u2) - r * math.sqrt(1.0 + r22)
         b0 = spread + SPHERE_OBB_RELATIVE * (h0 + u0 + r)
         b1 = spread + SPHERE_OBB_RELATIVE * (h1 + u1 + r)
         b2 = spread + SPHERE_OBB_RELATIVE * (h2 + u2 + r)

@@ -260,3 +260,29 @@ def test_ray_out_arrays_must_not_overlap():
     t = np.empty(3)
     with pytest.raises(ValueError, match=r"out\[1\] and out\[2\] overlap"):
         intersect_ray_aabb([0.0] * 3, [1.0, 0.0, 0.0], LO, HI, out=(np.empty(3, bool), t, t))
+
+
+def _constants(code) -> list[float]:
+    """The float constants of a code object and of those nested in it."""
+    found = []
+    for c in code.co_consts:
+        if isinstance(c, float):
+            found.append(c)
+        elif hasattr(c, "co_consts"):
+            found += _constants(c)
+    return found
+
+
+def test_no_filter_adds_a_subnormal_constant():
+    # a subnormal operand costs a microcode assist per use on x86: classify_sphere_obb's one
+    # frame ran three times slower for an underflow slack of 2**-1070 (a normal 2**-1020 bounds
+    # the same)
+    queries = [q for q in list(_engine._queries) if q.filter.__module__.startswith("geometry.")]
+    assert len(queries) >= 18, "expected every query module's Query, made at import"
+    tiny = sys.float_info.min
+    for fn in [q.filter for q in queries] + list(_floats.JITABLES):
+        code = fn.__code__
+        values = _constants(code) + [v for name in code.co_names
+                                     if isinstance(v := fn.__globals__.get(name), float)]
+        bad = [v for v in values if 0.0 < abs(v) < tiny]
+        assert not bad, f"{fn.__module__}.{fn.__qualname__} uses subnormal constants {bad}"
