@@ -121,16 +121,26 @@ def _radix_argsort(codes):  # type: ignore[no-untyped-def]
     """The stable argsort of non-negative 63-bit ``codes``: LSD radix, 11 bits a pass (a pass
     whose digit is the same for every code is skipped): linear in the number of codes, where
     a comparison sort takes O(K log K)."""
+    # plain loops, not np.arange / copy / zeros / max: each of those compiles numba's generic
+    # implementation on a cold start, together about as long as this function itself
     k = codes.shape[0]
-    index = np.arange(k)
-    keys = codes.copy()
+    index = np.empty(k, np.int64)
+    keys = np.empty(k, np.int64)
+    for j in range(k):
+        index[j] = j
+        keys[j] = codes[j]
     spare_index = np.empty(k, np.int64)
     spare_keys = np.empty(k, np.int64)
+    count = np.empty(2049, np.int64)
     for shift in range(0, 66, 11):
-        count = np.zeros(2049, np.int64)
+        for b in range(2049):
+            count[b] = 0
         for j in range(k):
             count[((keys[j] >> shift) & 2047) + 1] += 1
-        if count.max() == k:
+        same = False  # one digit for every code
+        for b in range(2049):
+            same = same | (count[b] == k)
+        if same:
             continue
         for b in range(2048):
             count[b + 1] += count[b]

@@ -384,3 +384,15 @@ def test_nearest_matches_brute_force_on_huge_float32_scenes():
         _, t = tree.nearest_ray_hits(o, d, t_min=-np.inf)
         ties_at_minus_inf += np.count_nonzero(t == -np.inf)
     assert ties_at_minus_inf > 100, "the scenes should make many rays' nearest entry -inf"
+
+
+def test_the_radix_argsort_is_numpys_stable_argsort():
+    from geometry._bvh_build import _radix_argsort
+
+    rng = np.random.default_rng(5)
+    wide = rng.integers(0, 2**63 - 1, 3000, dtype=np.int64)
+    # duplicates, and digits that every code shares (passes the sort skips)
+    narrow = (rng.integers(0, 40, 3000, dtype=np.int64) << 22) | (7 << 44)
+    for codes in (wide, narrow, np.zeros(5, np.int64), np.zeros(0, np.int64)):
+        np.testing.assert_array_equal(_radix_argsort(codes), np.argsort(codes, kind="stable"),
+                                      err_msg="expected numpy's stable argsort")
