@@ -316,12 +316,13 @@ def _walk(tree, q, out, low, n):  # type: ignore[no-untyped-def]
 def _candidates(tree, qs):  # type: ignore[no-untyped-def]
     """:func:`candidates` for the queries given, in this thread."""
     m = qs.t_lo.shape[0]
-    offsets = np.zeros(m + 1, np.int64)
+    offsets = np.empty(m + 1, np.int64)  # (not np.zeros: its own compile on a cold start)
+    offsets[0] = 0
     out = np.empty(4 * m + 16, np.int64)
     low = np.empty(4 * m + 16)
     n = np.int64(0)  # not a literal 0, for which numba would compile _walk once more
-    if tree.child_a.shape[0]:
-        for r in range(m):
+    for r in range(m):
+        if tree.child_a.shape[0]:
             out, low, n = _walk(tree, _row(qs, r), out, low, n)
-            offsets[r + 1] = n
+        offsets[r + 1] = n
     return offsets, out[:n].copy()

@@ -203,11 +203,13 @@ def _topology(codes, leaf_size):  # type: ignore[no-untyped-def]
     cap = max(2 * k, 1)
     child_a = np.empty(cap, np.int64)
     child_b = np.empty(cap, np.int64)
-    stack_cap = 256
-    s_node = np.empty(stack_cap, np.int64)
-    s_start = np.empty(stack_cap, np.int64)
-    s_end = np.empty(stack_cap, np.int64)
-    s_depth = np.empty(stack_cap, np.int64)
+    # depth-first, the stack holds at most one node a level beyond the one taken: a split is at a
+    # bit where the range's codes differ (63 of them) or halves a range of equal codes (under 63
+    # times), so no path is deeper than 127 and 128 entries always suffice
+    s_node = np.empty(128, np.int64)
+    s_start = np.empty(128, np.int64)
+    s_end = np.empty(128, np.int64)
+    s_depth = np.empty(128, np.int64)
     s_node[0] = 0
     s_start[0] = 0
     s_end[0] = k
@@ -228,12 +230,6 @@ def _topology(codes, leaf_size):  # type: ignore[no-untyped-def]
         count += 2
         child_a[node] = left
         child_b[node] = left + 1
-        if top + 2 > stack_cap:  # depth-first: the stack holds at most one node per level
-            stack_cap *= 2
-            s_node = np.concatenate((s_node, np.empty_like(s_node)))
-            s_start = np.concatenate((s_start, np.empty_like(s_start)))
-            s_end = np.concatenate((s_end, np.empty_like(s_end)))
-            s_depth = np.concatenate((s_depth, np.empty_like(s_depth)))
         s_node[top] = left + 1
         s_start[top] = mid
         s_end[top] = end
