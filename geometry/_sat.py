@@ -38,6 +38,12 @@ def smaller(a: float, b: float) -> float:
 
 
 @jitable
+def skipped(margin: float, skip: bool) -> float:
+    """``margin``, or +inf (never separating, never in doubt) for an axis that is skipped."""
+    return _INF if skip else margin
+
+
+@jitable
 def max_abs3(x: float, y: float, z: float) -> float:
     x, y, z = abs(x), abs(y), abs(z)
     m = x if x > y else y
@@ -66,29 +72,29 @@ def box_normals(ax: float, ay: float, az: float, bx: float, by: float, bz: float
                 hz: float, b2: float) -> tuple[bool, bool]:
     """``(separated, unsure)`` on the box's own normals: the triangle's bounding box against
     the box ``[l, h]``, each margin against ``b2`` (twice the vertices' error)."""
-    top = ax if ax > bx else bx
-    top = top if top > cx else cx
-    bottom = ax if ax < bx else bx
-    bottom = bottom if bottom < cx else cx
+    top = larger(ax, bx)
+    top = larger(top, cx)
+    bottom = smaller(ax, bx)
+    bottom = smaller(bottom, cx)
     m = hx - bottom
     m2 = top - lx
-    box_margin = m if m < m2 else m2
-    top = ay if ay > by else by
-    top = top if top > cy else cy
-    bottom = ay if ay < by else by
-    bottom = bottom if bottom < cy else cy
+    box_margin = smaller(m, m2)
+    top = larger(ay, by)
+    top = larger(top, cy)
+    bottom = smaller(ay, by)
+    bottom = smaller(bottom, cy)
     m = hy - bottom
     m2 = top - ly
-    m = m if m < m2 else m2
-    box_margin = box_margin if box_margin < m else m
-    top = az if az > bz else bz
-    top = top if top > cz else cz
-    bottom = az if az < bz else bz
-    bottom = bottom if bottom < cz else cz
+    m = smaller(m, m2)
+    box_margin = smaller(box_margin, m)
+    top = larger(az, bz)
+    top = larger(top, cz)
+    bottom = smaller(az, bz)
+    bottom = smaller(bottom, cz)
     m = hz - bottom
     m2 = top - lz
-    m = m if m < m2 else m2
-    box_margin = box_margin if box_margin < m else m
+    m = smaller(m, m2)
+    box_margin = smaller(box_margin, m)
     return box_margin < -b2, not box_margin >= b2
 
 
@@ -150,91 +156,91 @@ def triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz: 
     q = a1 * cy + a2 * cz
     c = a1 * ky + a2 * kz
     rr = abs(a1) * ry + abs(a2) * rz
-    m = c - (p if p > q else q)
-    m2 = (q if p > q else p) - c
-    m = rr - (m if m > m2 else m2)
-    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
-    least = m if m < least else least
+    m = c - larger(p, q)
+    m2 = smaller(q, p) - c
+    m = rr - larger(m, m2)
+    m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
+    least = smaller(m, least)
     a1, a2 = e0z, -e0x
     p = a1 * ax + a2 * az
     q = a1 * cx + a2 * cz
     c = a1 * kx + a2 * kz
     rr = abs(a1) * rx + abs(a2) * rz
-    m = c - (p if p > q else q)
-    m2 = (q if p > q else p) - c
-    m = rr - (m if m > m2 else m2)
-    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
-    least = m if m < least else least
+    m = c - larger(p, q)
+    m2 = smaller(q, p) - c
+    m = rr - larger(m, m2)
+    m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
+    least = smaller(m, least)
     a1, a2 = -e0y, e0x
     p = a1 * ax + a2 * ay
     q = a1 * cx + a2 * cy
     c = a1 * kx + a2 * ky
     rr = abs(a1) * rx + abs(a2) * ry
-    m = c - (p if p > q else q)
-    m2 = (q if p > q else p) - c
-    m = rr - (m if m > m2 else m2)
-    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
-    least = m if m < least else least
+    m = c - larger(p, q)
+    m2 = smaller(q, p) - c
+    m = rr - larger(m, m2)
+    m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
+    least = smaller(m, least)
     a1, a2 = -e1z, e1y
     p = a1 * by + a2 * bz
     q = a1 * ay + a2 * az
     c = a1 * ky + a2 * kz
     rr = abs(a1) * ry + abs(a2) * rz
-    m = c - (p if p > q else q)
-    m2 = (q if p > q else p) - c
-    m = rr - (m if m > m2 else m2)
-    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
-    least = m if m < least else least
+    m = c - larger(p, q)
+    m2 = smaller(q, p) - c
+    m = rr - larger(m, m2)
+    m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
+    least = smaller(m, least)
     a1, a2 = e1z, -e1x
     p = a1 * bx + a2 * bz
     q = a1 * ax + a2 * az
     c = a1 * kx + a2 * kz
     rr = abs(a1) * rx + abs(a2) * rz
-    m = c - (p if p > q else q)
-    m2 = (q if p > q else p) - c
-    m = rr - (m if m > m2 else m2)
-    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
-    least = m if m < least else least
+    m = c - larger(p, q)
+    m2 = smaller(q, p) - c
+    m = rr - larger(m, m2)
+    m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
+    least = smaller(m, least)
     a1, a2 = -e1y, e1x
     p = a1 * bx + a2 * by
     q = a1 * ax + a2 * ay
     c = a1 * kx + a2 * ky
     rr = abs(a1) * rx + abs(a2) * ry
-    m = c - (p if p > q else q)
-    m2 = (q if p > q else p) - c
-    m = rr - (m if m > m2 else m2)
-    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
-    least = m if m < least else least
+    m = c - larger(p, q)
+    m2 = smaller(q, p) - c
+    m = rr - larger(m, m2)
+    m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
+    least = smaller(m, least)
     a1, a2 = -e2z, e2y
     p = a1 * cy + a2 * cz
     q = a1 * by + a2 * bz
     c = a1 * ky + a2 * kz
     rr = abs(a1) * ry + abs(a2) * rz
-    m = c - (p if p > q else q)
-    m2 = (q if p > q else p) - c
-    m = rr - (m if m > m2 else m2)
-    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
-    least = m if m < least else least
+    m = c - larger(p, q)
+    m2 = smaller(q, p) - c
+    m = rr - larger(m, m2)
+    m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
+    least = smaller(m, least)
     a1, a2 = e2z, -e2x
     p = a1 * cx + a2 * cz
     q = a1 * bx + a2 * bz
     c = a1 * kx + a2 * kz
     rr = abs(a1) * rx + abs(a2) * rz
-    m = c - (p if p > q else q)
-    m2 = (q if p > q else p) - c
-    m = rr - (m if m > m2 else m2)
-    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
-    least = m if m < least else least
+    m = c - larger(p, q)
+    m2 = smaller(q, p) - c
+    m = rr - larger(m, m2)
+    m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
+    least = smaller(m, least)
     a1, a2 = -e2y, e2x
     p = a1 * cx + a2 * cy
     q = a1 * bx + a2 * by
     c = a1 * kx + a2 * ky
     rr = abs(a1) * rx + abs(a2) * ry
-    m = c - (p if p > q else q)
-    m2 = (q if p > q else p) - c
-    m = rr - (m if m > m2 else m2)
-    m = _INF if exact_zeros & ((a1 == 0.0) | (a2 == 0.0)) else m
-    least = m if m < least else least
+    m = c - larger(p, q)
+    m2 = smaller(q, p) - c
+    m = rr - larger(m, m2)
+    m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
+    least = smaller(m, least)
     separated = least < -bound
     unsure = unsure | (not least >= bound)
     # the triangle's normal: the triangle projects to the single value n . a
@@ -243,19 +249,19 @@ def triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz: 
     nz = e0x * e1y - e0y * e1x
     d = nx * ax + ny * ay + nz * az
     u, v, w, z = nx * lx, nx * hx, ny * ly, ny * hy
-    low = (u if u < v else v) + (w if w < z else z)
-    high = (v if u < v else u) + (z if w < z else w)
+    low = smaller(u, v) + smaller(w, z)
+    high = larger(v, u) + larger(z, w)
     u, v = nz * lz, nz * hz
-    low = low + (u if u < v else v)
-    high = high + (v if u < v else u)
+    low = low + smaller(u, v)
+    high = high + larger(v, u)
     m = d - low
     m2 = high - d
-    margin = m if m < m2 else m2
+    margin = smaller(m, m2)
     # a triangle in a plane x, y or z = const (exact vertices: its edges' components there are
     # zero exactly): the normal is that box normal, decided by the caller; skipped
     level = (((e0x == 0.0) & (e1x == 0.0)) | ((e0y == 0.0) & (e1y == 0.0))
              | ((e0z == 0.0) & (e1z == 0.0)))
-    margin = _INF if exact_zeros & level else margin
+    margin = skipped(margin, exact_zeros & level)
     bound = TRIANGLE_PLANE_BOUND * slope * edge * big
     separated = separated | (margin < -bound)
     unsure = unsure | (not margin >= bound)
