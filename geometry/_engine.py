@@ -32,8 +32,9 @@ and wires them to the engine once::
   checked here, and a bad one raises a ``ValueError`` naming the argument and its index.
   ``AXES`` must be finite and orthonormal: the filter doubts axes that are not
   (:func:`._floats.axes_doubt`), so the check costs no pass of its own.
-- **one item** (every argument a single item: tuples, lists, (3,) arrays, Python numbers): the
-  filter runs on Python floats (from the 17th call on with its helpers written in,
+- **one item** (every argument a single item: tuples, lists, (3,) arrays, Python numbers): each
+  query's ``__call__`` is written out for its arguments (:mod:`._one`), the filter runs on
+  Python floats (from the 17th call on with its helpers written in,
   :mod:`._inline`: CPython pays for calls that numba inlines), ``_exact`` if it doubts;
   returns a Python scalar (one output) or a tuple of them. Nothing is allocated, numba is not
   imported.
@@ -95,9 +96,9 @@ import numpy as np
 
 from ._inline import inlined
 from ._loops import Column, compile_loop, get_jit, loop_args, numba_jit_disabled, run_interpreted
+from ._one import AXES_SHAPE, POINT_SHAPE, SCALAR_SHAPE, query_class
 from ._threads import PARALLEL_MIN, in_shares
 from ._validate import (
-    EXACT_INT,
     Kind,
     as_float_array,
     broadcast_lead,
@@ -115,8 +116,6 @@ T = "t"  #: output: a float parameter, float32 when every array argument is floa
 
 _OUT_DTYPES = {CLASS: np.int8, BOOL: np.bool_}
 _INF = math.inf
-_F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
-_SCALAR, _POINT, _AXES = (), (3,), (3, 3)  # shapes of one item, compared by identity
 #: One-item calls of a query that run its filter as written, before the one with its helpers
 #: written in is made (tens of ms for the largest filters): a process that answers a few items
 #: does not pay for it.
@@ -159,10 +158,6 @@ class Query:
         if contract and T in self.outputs:
             raise ValueError("contract=True is for exact answers: a fused t would differ from "
                              "the interpreted filter's")
-        #: per argument, the shape of one item as a numpy array (the one-item path's test)
-        self._shapes: tuple[tuple[int, ...], ...] = tuple(
-            _SCALAR if kind.width == 1 else _AXES if kind.item_dims == 2
-            else _POINT if kind.width == 3 else (kind.width,) for kind in self.kinds)
         #: the arguments the filter takes after the items' as Python runs it, for float64 and
         #: float32 outputs: ``t32`` if it takes that, ``case`` False and ``first_pass`` False
         #: if it takes those (module docstring)
@@ -178,78 +173,40 @@ class Query:
         self._ran: set[tuple[tuple[bool, ...], type, bool | None]] = set()
         self._lock = threading.Lock()
         _queries.add(self)
+        # one item: a class of its own, whose call tests this query's arguments written out
+        shapes = [SCALAR_SHAPE if kind.width == 1 else AXES_SHAPE if kind.item_dims == 2
+                  else POINT_SHAPE if kind.width == 3 else (kind.width,) for kind in self.kinds]
+        self.__class__ = query_class(Query, shapes, self._flags[False], self._single)
 
-    # -- the call -------------------------------------------------------------------------------
-    def __call__(self, *values: Any, out: Any = None) -> Any:
-        if out is None:
-            # One item: its scalars as Python floats, and compute_dtype's rule (float32 when
-            # every array argument is) worked out on the way, for the types this path takes:
-            # a float32 (3,) / (3, 3) / (W,) array, 0-d array or numpy scalar counts as float32,
-            # a tuple or list as float64, and a Python number not at all. Anything else takes
-            # the general path (which answers one item alike, after its checks).
-            flat: list[float] = []
-            all32 = True
-            for value, shape in zip(values, self._shapes, strict=True):
-                t = type(value)
-                if t is np.ndarray:
-                    if value.shape != shape:
-                        break
-                    dtype = value.dtype
-                    if dtype is _F64 or (dtype is not _F32 and dtype == _F64):
-                        all32 = False
-                    elif dtype is not _F32 and dtype != _F32:
-                        break
-                    if shape is _SCALAR:
-                        flat.append(value.item())
-                    else:
-                        flat += value.tolist() if shape is not _AXES else value.ravel().tolist()
-                elif t is float:
-                    if shape is not _SCALAR:
-                        break
-                    flat.append(value)
-                elif t is tuple or t is list:
-                    if shape is _POINT:
-                        row = _python_row(value)
-                    elif shape is _AXES:
-                        row = _python_axes(value)
-                    elif t is tuple and len(value) == shape[0] > 3:
-                        flat += value  # a frustum's constants (module docstring)
-                        continue
-                    else:
-                        break
-                    if row is None:
-                        break
-                    flat += row
-                    all32 = False
-                else:
-                    number = _python_number(value) if shape is _SCALAR else None
-                    if number is None:
-                        break
-                    flat.append(number)
-                    if t is np.float64:
-                        all32 = False
-            else:
-                return self._one(flat, values, all32)
-        return self._many(values, out)
+    # -- one item ---------------------------------------------------------------------------
+    #: the call: written out per query, one argument per item (:func:`._one.query_class`)
+    __call__: Callable[..., Any]
+
+    def _warm(self) -> Callable[..., tuple[Any, ...]]:
+        """The filter that one item runs before :meth:`python_filter` is made: the first few
+        calls run it as written (module docstring)."""
+        self._ones += 1
+        return self.filter if self._ones <= _INLINE_AFTER else self.python_filter()
 
     def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
-        python = self._python
-        if python is None:  # the first few calls run the filter as written (module docstring)
-            self._ones += 1
-            python = self.filter if self._ones <= _INLINE_AFTER else self.python_filter()
-        answer = python(*flat, *self._flags[all32])
+        answer = (self._python or self._warm())(*flat, *self._flags[all32])
         if answer[-1]:
-            self._check(values)
-            answer = self.exact(*flat)
-            if self._single:
-                answer = (answer,)
-            answer = tuple(_rounded(a, kind, np.float64)
-                           for a, kind in zip(answer, self.outputs, strict=True))
+            return self._exact_one(flat, values, all32)
         if all32 and self._t:
             answer = tuple(_float32(a) if kind == T else a
                            for a, kind in zip(answer, self.outputs, strict=False))
         return answer[0] if self._single else answer[:len(self.outputs)]
+
+    def _exact_one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
+        """One item that the filter doubts: checked (a bad value raises), then decided exactly."""
+        self._check(values)
+        answer = self.exact(*flat)
+        if self._single:
+            answer = (answer,)
+        answer = tuple(_rounded(a, kind, np.float32 if all32 else np.float64)
+                       for a, kind in zip(answer, self.outputs, strict=True))
+        return answer[0] if self._single else answer
 
     def python_filter(self) -> Callable[..., tuple[Any, ...]]:
         """The filter as CPython runs it: with its helpers inlined (:func:`._inline.inlined`),
@@ -433,41 +390,6 @@ def _float32(x: float) -> float:
         return float(np.float32(x))
     with np.errstate(over="ignore"):
         return float(np.float32(x))
-
-
-def _python_row(value: Any) -> list[float] | None:
-    """A point written as a tuple or list of three Python floats, ints that float64 holds
-    exactly, or numpy float64 scalars, as Python floats; None for anything else (which takes
-    the general path)."""
-    if not ((type(value) is tuple or type(value) is list) and len(value) == 3):
-        return None
-    x, y, z = value
-    if type(x) is float and type(y) is float and type(z) is float:
-        return [x, y, z]
-    row = [_python_number(v, np.float32) for v in value]
-    return None if None in row else row  # type: ignore[return-value]  # (no None left)
-
-
-def _python_axes(value: Any) -> list[float] | None:
-    """A frame written as three rows (tuples or lists, :func:`_python_row`) as its nine
-    entries, row-major; None for anything else."""
-    if len(value) != 3:
-        return None
-    a, b, c = (_python_row(r) for r in value)
-    return None if a is None or b is None or c is None else a + b + c
-
-
-def _python_number(value: Any, refused: type | None = None) -> float | None:
-    """A Python float, an int that float64 holds exactly, or a numpy float64 or float32 scalar
-    (but not one of type ``refused``), as a Python float; None for anything else."""
-    t = type(value)
-    if t is float:
-        return value  # type: ignore[no-any-return]
-    if t is int:
-        return float(value) if -EXACT_INT <= value <= EXACT_INT else None
-    if (t is np.float64 or t is np.float32) and t is not refused:
-        return float(value)
-    return None
 
 
 def _as_array(name: str, value: Any, kind: Kind) -> np.ndarray:
