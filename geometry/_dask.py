@@ -33,22 +33,41 @@ _ITEM_NDIM = {"axes": 2, "box_axes": 2, "t_min": 0, "t_max": 0, "offset": 0, "ra
 
 
 def dask_aware(func: F) -> F:
-    """Let ``func`` take dask arrays (chunked along their first axis) and return dask arrays."""
-    signature = inspect.signature(func)
+    """Let ``func`` take dask arrays (chunked along their first axis) and return dask arrays.
 
-    @functools.wraps(func)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        if "dask" in sys.modules:  # a dask array can exist only once dask was imported
-            import dask.array as da
+    The wrapper is written with ``func``'s own parameters (positional-or-keyword, then
+    keyword-only, defaults the same objects), so that a call without dask passes its arguments
+    on as they came, with no tuple or dict packed and unpacked on the way."""
+    params = list(inspect.signature(func).parameters.values())
+    if any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params):
+        raise TypeError(f"{func.__name__}: dask_aware takes named parameters only")
+    names = [p.name for p in params]
+    written = [p.name if p.default is p.empty else f"{p.name}=_default_{p.name}" for p in params]
+    keyword = [p.kind is p.KEYWORD_ONLY for p in params]
+    if any(keyword):  # (a signature lists the keyword-only parameters last)
+        written.insert(keyword.index(True), "*")
+    passed = [p.name if p.kind is p.POSITIONAL_OR_KEYWORD else f"{p.name}={p.name}"
+              for p in params]
+    # a dask array can exist only once dask was imported; the tasks call the wrapper (the
+    # public function, picklable by reference for workers)
+    source = (f"def call({', '.join(written)}):\n"
+              f"    if 'dask' in sys.modules and _any_dask(({''.join(n + ', ' for n in names)})):\n"
+              f"        return _lazy(call, {{{', '.join(f'{n!r}: {n}' for n in names)}}})\n"
+              f"    return func({', '.join(passed)})\n")
+    namespace: dict[str, Any] = {"sys": sys, "func": func, "_any_dask": _any_dask,
+                                 "_lazy": _lazy}
+    namespace.update({f"_default_{p.name}": p.default for p in params
+                      if p.default is not p.empty})
+    exec(compile(source, f"<dask_aware {func.__module__}.{func.__name__}>", "exec"), namespace)
+    call: F = namespace["call"]
+    functools.update_wrapper(call, func)
+    return call
 
-            if any(isinstance(a, da.Array) for a in (*args, *kwargs.values())):
-                bound = signature.bind(*args, **kwargs)
-                bound.apply_defaults()
-                # the tasks call the public function: picklable by reference for workers
-                return _lazy(call, dict(bound.arguments))
-        return func(*args, **kwargs)
 
-    return call  # type: ignore[return-value]
+def _any_dask(values: tuple[Any, ...]) -> bool:
+    import dask.array as da
+
+    return any(isinstance(a, da.Array) for a in values)
 
 
 def _lazy(func: Callable[..., Any], arguments: dict[str, Any]) -> Any:
