@@ -178,6 +178,51 @@ def _expanded(fn: Callable[..., Any]
     return names, template, stored, aliases, re.compile(rf"(?<![\w.])(?:{words})(?!\w)")
 
 
+class _Compared(ast.NodeTransformer):
+    """Calls of the builtin ``min`` and ``max`` on two or more arguments written as the
+    comparisons they make, each argument evaluated once, in order: CPython's ``min(a, b)`` keeps
+    its first argument unless the second is less (``b if b < a else a``), ``max`` unless it is
+    greater, and ``min(a, b, c)`` is ``min(min(a, b), c)``; so the answers are the same objects,
+    where the call costs CPython several times the comparison. (Not within a lambda or a
+    comprehension, whose scopes an assignment expression would cross.)"""
+
+    def __init__(self, resolve: Callable[[str], Any]) -> None:
+        self.resolve = resolve
+        self.changed = False
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        return node
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_Lambda  # type: ignore[assignment]
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.func, ast.Name) or node.keywords or len(node.args) < 2 \
+                or any(isinstance(a, ast.Starred) for a in node.args):
+            return node
+        fn = self.resolve(node.func.id)
+        if fn is not builtins.min and fn is not builtins.max:
+            return node
+        self.changed = True
+        kept = node.args[0]
+        for arg in node.args[1:]:
+            # min: the later one where the kept one is greater (``later < kept``), max: less
+            kept, first = self._once(kept)
+            arg, second = self._once(arg)
+            test = ast.Compare(first, [ast.Gt() if fn is builtins.min else ast.Lt()], [second])
+            kept = ast.IfExp(test, arg, kept)
+        return ast.copy_location(kept, node)
+
+    @staticmethod
+    def _once(node: ast.expr) -> tuple[ast.expr, ast.expr]:
+        """``(value, first)``: ``first`` evaluates ``node`` where the comparison reads it,
+        ``value`` reads it again after that (a name or constant as it is, else a new local)."""
+        if isinstance(node, (ast.Name, ast.Constant)):
+            return node, node
+        name = f"_m{next(_counter)}"
+        return ast.Name(name, ast.Load()), ast.NamedExpr(ast.Name(name, ast.Store()), node)
+
+
 # CPython 3.11's AST conversion keeps its recursion depth in shared state: two threads building
 # ASTs at once (one-item calls under dask's threads) can fail with "AST constructor recursion
 # depth mismatch" (CPython gh-106905). One filter is inlined at a time.
@@ -200,12 +245,17 @@ def _inlined(filter: Callable[..., Any]) -> Callable[..., Any]:
         tree.body = inliner.statements(tree.body)
     except (OSError, TypeError, SyntaxError):
         return filter
-    if not inliner.changed:
+    local = {a.arg for a in tree.args.args} | {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    compared = _Compared(lambda name: None if name in local else aliases[name] if name in aliases
+                         else filter.__globals__.get(name, getattr(builtins, name, None)))
+    tree = compared.visit(tree)
+    if not (inliner.changed or compared.changed):
         return filter
     maker = ast.parse(f"def _make({', '.join(aliases)}):\n    return {tree.name}").body[0]
     assert isinstance(maker, ast.FunctionDef)
     maker.body.insert(0, tree)
-    module = ast.Module([maker], type_ignores=[])
+    module = ast.fix_missing_locations(ast.Module([maker], type_ignores=[]))
     namespace: dict[str, Any] = {}
     exec(compile(module, f"<{filter.__module__}.{filter.__name__}, inlined>", "exec"),
          filter.__globals__, namespace)
