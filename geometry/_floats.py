@@ -99,7 +99,10 @@ def two_product(a: float, b: float) -> tuple[float, float]:
     Dekker's product where it is exact (no overflow in its splits, no underflow in its partial
     products) and rational arithmetic elsewhere, so that both give the same bits."""
     p = a * b
-    if 2.0**-900 <= abs(p) <= 2.0**990 and abs(a) <= 2.0**990 and abs(b) <= 2.0**990:
+    # (|p| in [2**-900, 2**990], |a| and |b| at most 2**990, False for a NaN; written without
+    # abs, whose calls cost CPython more than the comparisons)
+    if (2.0**-900 <= p <= 2.0**990 or -2.0**990 <= p <= -2.0**-900) \
+            and -2.0**990 <= a <= 2.0**990 and -2.0**990 <= b <= 2.0**990:
         c = 134217729.0 * a  # 2**27 + 1: Veltkamp's split of a and b into 26-bit halves
         ah = c - (c - a)
         al = a - ah
@@ -107,15 +110,15 @@ def two_product(a: float, b: float) -> tuple[float, float]:
         bh = c - (c - b)
         bl = b - bh
         e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    elif p == 0.0 and (a == 0.0 or b == 0.0):
+        e = 0.0  # a zero factor (a frame's zero entry, say): exact
     else:
         e = _product_error(a, b, p)
     return p, e  # one return: the interpreter writes this into the filters (:mod:`._inline`)
 
 
 def _product_error(a: float, b: float, p: float) -> float:
-    """:func:`two_product`'s ``e`` where Dekker's product is not exact."""
-    if p == 0.0 and (a == 0.0 or b == 0.0):
-        return 0.0
+    """:func:`two_product`'s ``e`` where Dekker's product is not exact (and no factor is zero)."""
     if math.isfinite(a) and math.isfinite(b):
         if math.isfinite(p):
             return float(Fraction(a) * Fraction(b) - Fraction(p))  # rounded as an FMA does
