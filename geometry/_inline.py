@@ -91,9 +91,10 @@ class _Inliner:
                 # ``x = a if c else f(...)``: the same as an if statement assigning ``a`` or
                 # ``f(...)``, where each branch evaluates its call first, so it can be inlined
                 value = stmt.value
-                stmt = ast.copy_location(ast.If(value.test, [
-                    ast.Assign(stmt.targets, value.body, lineno=stmt.lineno)], [
-                    ast.Assign(stmt.targets, value.orelse, lineno=stmt.lineno)]), stmt)
+                branches: list[ast.stmt] = [
+                    ast.copy_location(ast.Assign(stmt.targets, v), stmt)
+                    for v in (value.body, value.orelse)]
+                stmt = ast.copy_location(ast.If(value.test, branches[:1], branches[1:]), stmt)
             if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
                 if stmt.value is not None:
                     stmt.value = self.expression(stmt.value, before)
@@ -234,6 +235,36 @@ class _Compared(ast.NodeTransformer):
         return ast.Name(name, ast.Load()), ast.NamedExpr(ast.Name(name, ast.Store()), node)
 
 
+def _split_tuples(tree: ast.AST) -> bool:
+    """``a, b, c, d = (w, x, y, z)`` written as four assignments wherever no value reads a
+    name assigned (the same values; CPython builds and unpacks a tuple of four or more, where a
+    helper's returned tuple is written in); whether there were any."""
+    split = False
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        for field in ("body", "orelse"):
+            statements = getattr(node, field, None)
+            if not isinstance(statements, list) or (field == "body" and body is not statements):
+                continue
+            out: list[ast.stmt] = []
+            for stmt in statements:
+                targets = stmt.targets[0].elts if isinstance(stmt, ast.Assign) \
+                    and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple) \
+                    and isinstance(stmt.value, ast.Tuple) else []
+                names = {t.id for t in targets if isinstance(t, ast.Name)}
+                if len(targets) >= 4 and len(names) == len(targets) \
+                        and len(stmt.value.elts) == len(targets) \
+                        and not any(isinstance(n, ast.Name) and n.id in names
+                                    for n in ast.walk(stmt.value)):
+                    out += [ast.copy_location(ast.Assign([t], v), stmt)
+                            for t, v in zip(targets, stmt.value.elts, strict=True)]
+                    split = True
+                else:
+                    out.append(stmt)
+            setattr(node, field, out)
+    return split
+
+
 # CPython 3.11's AST conversion keeps its recursion depth in shared state: two threads building
 # ASTs at once (one-item calls under dask's threads) can fail with "AST constructor recursion
 # depth mismatch" (CPython gh-106905). One filter is inlined at a time.
@@ -261,7 +292,8 @@ def _inlined(filter: Callable[..., Any]) -> Callable[..., Any]:
     compared = _Compared(lambda name: None if name in local else aliases[name] if name in aliases
                          else filter.__globals__.get(name, getattr(builtins, name, None)))
     tree = compared.visit(tree)
-    if not (inliner.changed or compared.changed):
+    split = _split_tuples(tree)
+    if not (inliner.changed or compared.changed or split):
         return filter
     maker = ast.parse(f"def _make({', '.join(aliases)}):\n    return {tree.name}").body[0]
     assert isinstance(maker, ast.FunctionDef)
