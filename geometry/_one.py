@@ -33,14 +33,19 @@ def query_class(base: type, shapes: Sequence[tuple[int, ...]], flags: tuple[bool
     item shape in ``shapes`` (module docstring); ``flags`` are the filter's arguments after the
     items' for float64 outputs, ``single`` whether it has one output."""
     names = [f"a{k}" for k in range(len(shapes))]
-    tests, floats = [], []
+    tests, unpack, floats = [], [], []
     for a, shape in zip(names, shapes, strict=True):
         if shape is SCALAR_SHAPE:
             tests.append(f"type({a}) is float")
             floats.append(a)
         elif shape is POINT_SHAPE or shape is AXES_SHAPE:
             tests.append(f"type({a}) is ndarray and {a}.dtype is F64 and {a}.shape == {shape}")
-            floats.append(f"*{a}.ravel().tolist()" if shape is AXES_SHAPE else f"*{a}.tolist()")
+            # unpacked into names, so that the filter is called with its arguments written out
+            # (no list built and made a tuple for the call)
+            xs = [f"{a}_{j}" for j in range(9 if shape is AXES_SHAPE else 3)]
+            unpack.append(f"{', '.join(xs)} = {a}{'.ravel()' if shape is AXES_SHAPE else ''}"
+                          ".tolist()")
+            floats += xs
         else:  # a frustum's constants, from the library only
             tests.append(f"type({a}) is tuple and len({a}) == {shape[0]}")
             floats.append(f"*{a}")
@@ -51,6 +56,7 @@ def query_class(base: type, shapes: Sequence[tuple[int, ...]], flags: tuple[bool
 def __call__(self, {args}, *, out=None):
     if out is None:
         if {" and ".join(tests) if fast else "False"}:
+            {"; ".join(unpack) or "pass"}
             answer = (self._python or self._warm())({", ".join(floats + [repr(f) for f in flags])})
             if not answer[-1]:
                 return {"answer[0]" if single else "answer[:-1]"}

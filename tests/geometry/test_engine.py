@@ -102,6 +102,21 @@ def test_points_and_axes_as_python_numbers_answer_one_item_without_arrays(rows, 
         geometry.intersect_ray_obb((2**53 + 1, 0, 0), *args[1:], frame, (1, 1, 1))
 
 
+def test_one_item_of_float64_arrays_settles_doubt_and_refuses_bad_values():
+    """The one-item call written out per query (``geometry._one``) takes float64 arrays by
+    its own test: an item its filter doubts is decided exactly there, a bad value raises."""
+    a = np.array
+    grazing = geometry.intersect_ray_obb(a([-1.0, 1.0, 0.0]), a([1.0, 0.0, 0.0]), np.zeros(3),
+                                         np.eye(3), np.ones(3))
+    assert grazing == (True, 0.0, 2.0), f"expected the edge's exact (True, 0.0, 2.0), got {grazing}"
+    touching = geometry.classify_segment_obb(a([-2.0, 1.0, 1.0]), a([2.0, 1.0, 1.0]), np.zeros(3),
+                                             np.eye(3), np.ones(3))
+    assert touching == geometry.IntersectionType.INTERSECT, f"expected INTERSECT, got {touching}"
+    with pytest.raises(ValueError, match="half_size must be finite"):
+        geometry.intersect_ray_obb(a([0.0, 0.0, 0.0]), a([1.0, 0.0, 0.0]), np.zeros(3),
+                                   np.eye(3), a([1.0, np.nan, 1.0]))
+
+
 @pytest.mark.parametrize("call", [
     lambda: classify_segment_aabb([0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0] * 3, [1.0] * 3),
     lambda: intersect_ray_aabb(np.zeros(3), np.ones(3), np.zeros(3), np.ones(3)),
