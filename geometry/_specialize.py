@@ -56,9 +56,21 @@ def _combined(conjunction: bool, values: list[Any]) -> Any:
 
 
 class _Pruner(ast.NodeTransformer):
-    def __init__(self, known: dict[str, bool], interpreted: set[str]) -> None:
-        self.known, self.interpreted = known, interpreted
+    """Reduces the ``if`` statements that ``known`` decides; a local assigned once, from a test
+    it decides, joins ``known`` (``refine = (not first_pass) & ...``)."""
+
+    def __init__(self, known: dict[str, bool], interpreted: set[str], once: set[str]) -> None:
+        self.known, self.interpreted, self.once = dict(known), interpreted, once
         self.changed = False
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        self.generic_visit(node)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id in self.once:
+            v = _value(node.value, self.known, self.interpreted)
+            if v is not _UNKNOWN:
+                self.known[node.targets[0].id] = v
+        return node
 
     def visit_If(self, node: ast.If) -> Any:
         self.generic_visit(node)
@@ -82,7 +94,10 @@ def specialized(filter: Callable[..., Any], flags: dict[str, bool]) -> Callable[
         assert isinstance(tree, ast.FunctionDef)
         interpreted = {n for n, v in filter.__globals__.items() if v is _floats.interpreted}
         tree.decorator_list = []
-        pruner = _Pruner(flags, interpreted)
+        stored = [n.id for n in ast.walk(tree)
+                  if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+        once = {n for n in stored if stored.count(n) == 1 and n not in flags}
+        pruner = _Pruner(flags, interpreted, once)
         tree = pruner.visit(tree)
         if not pruner.changed:
             return filter

@@ -40,6 +40,8 @@ def test_box_and_distance_filters_with_flags_written_in_give_the_same_bits():
     box = _specialize.specialized(obb_obb._filter, {"first_pass": True})
     dist = _specialize.specialized(point_obb._filter, {"t32": False})
     assert "box_witness" not in box.__code__.co_names, "expected the one-item faces block gone"
+    assert "refined_matrices" not in box.__code__.co_names, (
+        "expected the second pass's refinement gone (refine, assigned from first_pass)")
     assert "_filter32" not in dist.__code__.co_names, "expected the float32 branch gone"
     for (c, a, h), (d, b, g) in zip(_items(rng, 300), _items(rng, 300), strict=True):
         args = (*c, *a.ravel(), *h, *d, *b.ravel(), *g)
