@@ -37,6 +37,10 @@ c = rng.random((n, 3))
 h = rng.random((n, 3)) * 0.01
 lo, hi = c - h, c + h
 axes = np.broadcast_to(np.eye(3), (n, 3, 3)).copy()
+from pyrr import matrix44
+frustum = g.Frustum.from_matrix(
+    matrix44.create_look_at(np.array([.5, .5, 3.]), np.array([.5, .5, 0.]), np.array([0., 1., 0.]))
+    @ matrix44.create_perspective_projection(60.0, 1.0, 0.1, 10.0))
 """
 
 #: kind -> the first call (after ``import geometry as g`` and the setup above)
@@ -50,6 +54,15 @@ KINDS = {
     "classify_aabb_aabb": "g.classify_aabb_aabb((.4, .4, .4), (.6, .6, .6), lo, hi)",
     "classify_sphere_aabb": "g.classify_sphere_aabb((.5, .5, .5), .2, lo, hi)",
     "distance_point_aabb": "g.distance_point_aabb((.5, .5, .5), lo, hi)",
+    "plane_side_aabb": "g.plane_side_aabb((.3, -.5, .8), .2, lo, hi)",
+    "classify_aabb_obb": "g.classify_aabb_obb((.4, .4, .4), (.6, .6, .6), c, axes, h)",
+    "classify_obb_aabb": "g.classify_obb_aabb((.5, .5, .5), np.eye(3), (.1, .1, .1), lo, hi)",
+    "classify_obb_obb": "g.classify_obb_obb((.5, .5, .5), np.eye(3), (.1, .1, .1), c, axes, h)",
+    "classify_sphere_obb": "g.classify_sphere_obb((.5, .5, .5), .2, c, axes, h)",
+    "distance_point_obb": "g.distance_point_obb((.5, .5, .5), c, axes, h)",
+    "plane_side_obb": "g.plane_side_obb((.3, -.5, .8), .2, c, axes, h)",
+    "classify_aabb_frustum": "g.classify_aabb_frustum(lo, hi, frustum)",
+    "classify_obb_frustum": "g.classify_obb_frustum(c, axes, h, frustum)",
     "BoxTree": ("g.BoxTree(lo, hi).nearest_ray_hits(np.zeros((10, 3)), "
                 "np.ones((10, 3)))"),
 }

@@ -30,7 +30,7 @@ from typing import Any
 
 from . import _floats
 
-__all__ = ["inlined"]
+__all__ = ["AST_LOCK", "inlined"]
 
 _counter = itertools.count()
 
@@ -284,14 +284,14 @@ def _split_tuples(tree: ast.AST) -> bool:
 # CPython 3.11's AST conversion keeps its recursion depth in shared state: two threads building
 # ASTs at once (one-item calls under dask's threads) can fail with "AST constructor recursion
 # depth mismatch" (CPython gh-106905). One filter is inlined at a time.
-_AST_LOCK = threading.Lock()
+AST_LOCK = threading.Lock()
 
 
 def inlined(filter: Callable[..., Any]) -> Callable[..., Any]:
     """``filter`` with the helper calls it may move inlined (module docstring); ``filter``
     itself where there are none, or where its source cannot be had. The helpers' globals are
     the cells of a closure; the filter's own stay its module's. Thread-safe."""
-    with _AST_LOCK:
+    with AST_LOCK:
         return _inlined(filter)
 
 

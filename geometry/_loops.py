@@ -9,6 +9,7 @@ filter in CPython instead (``set_jit(False)``, ``SLABLAB_JIT=0``), bit for bit t
 from __future__ import annotations
 
 import hashlib
+import inspect
 import itertools
 import os
 from collections.abc import Callable, Sequence
@@ -16,8 +17,9 @@ from typing import Any, Union
 
 import numpy as np
 
-from . import _floats
+from . import _floats, _specialize
 from ._floats import interpreted, two_product
+from ._specialize import specialized
 from ._validate import AXES, Kind
 
 __all__ = ["Column", "compile_loop", "get_jit", "loop_args", "njit_cached",
@@ -200,7 +202,7 @@ def _digest(filter: Callable[..., Any]) -> str:
     the cached loop."""
     h = hashlib.sha1()
     constants: dict[str, Any] = {"_BLOCK": _BLOCK}
-    files = {__file__}
+    files = {__file__, _specialize.__file__}
     for fn in [filter, *_floats.JITABLES]:
         files.add(fn.__code__.co_filename)
         constants.update({n: fn.__globals__[n] for n in fn.__code__.co_names
@@ -223,7 +225,8 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
 
     The source is generated (one parameter per shared scalar, one flat array per per-item
     argument, indexed with its constant width so that LLVM sees interleaved loads; per-item axes
-    deinterleaved a block at a time, see below) and compiled with the filter inlined, in a stack
+    deinterleaved a block at a time, see below) and compiled with the filter inlined (the
+    branches its flags decide left out first, :mod:`._specialize`), in a stack
     frame aligned for its vector spills (:func:`_aligned_frame`), with 512-bit vectors where
     the CPU has them (:func:`_wide_vectors`). Its name carries :func:`_digest`, so that
     numba's cache notices a changed filter or helper.
@@ -333,18 +336,26 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
                    "    count = 0",
                    "    for k in range(doubted.shape[0]):",
                    "        i = doubted[k]",
-                   f"        r = kernel({', '.join(items)})",
+                   f"        r = kernel_second({', '.join(items)})",
                    *[f"        {o}[i] = r[{j}]" for j, o in enumerate(outs)],
                    f"        doubt[i] = r[{n_out}]",
                    f"        count += r[{n_out}]",
                    "    return count", ""]
+    # the flags the loops pass their filter, by name, so that what they decide is left out
+    # before numba types the filter (:mod:`._specialize`)
+    names = list(inspect.signature(filter).parameters)
+    values = [flag for flag in (t32, case) if flag is not None]
+    first = dict(zip(names[len(names) - len(values) - second_pass:], values + [True] * second_pass,
+                     strict=True))
+    second = {**first, "first_pass": False} if second_pass else first
     # CPython passes a call of 30 arguments or more as one tuple (CALL_FUNCTION_EX), which
     # numba's own inliner refuses: such a filter (box vs frustum) is inlined by LLVM instead
     # (``forceinline``, LLVM's alwaysinline)
     inline: dict[str, Any] = ({"inline": "always"} if len(loads) < 30
                               else {"forceinline": True})
     namespace: dict[str, Any] = {
-        "kernel": numba.njit(error_model="numpy", **inline)(filter),
+        "kernel": numba.njit(error_model="numpy", **inline)(specialized(filter, first)),
+        "kernel_second": numba.njit(error_model="numpy", **inline)(specialized(filter, second)),
         "float64": np.float64, "uint64": np.uint64, "np": np, "__name__": __name__,
         "aligned_frame": _aligned_frame(), "wide_vectors": _wide_vectors()}
     # compiled as if written in this file, so numba's cache can locate and stamp it

@@ -19,7 +19,7 @@ from ._engine import CLASS, Query
 from ._exact import clip_to_slab
 from ._floats import axes_doubt
 from ._frame import local_ints, rotate
-from ._sat import edge_axis_margin, larger, max_abs3
+from ._sat import edge_axis_margin, larger, max_abs3, smaller
 from ._tolerances import (
     FILTER_SCALE_MAX,
     FILTER_SCALE_MIN,
@@ -66,36 +66,36 @@ def _filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, cx
     in_range = ((FILTER_SCALE_MIN <= reach) | (reach == 0.0)) & (reach <= FILTER_SCALE_MAX)
     # the box's normals: the segment's extent on each axis against [l, u]; ``inner``: how far
     # both ends lie inside on that axis
-    lo = s0 if s0 < e0 else e0
-    hi = s0 if s0 > e0 else e0
+    lo = smaller(s0, e0)
+    hi = larger(s0, e0)
     m = u0 - lo
     m2 = hi - l0
-    margin = m if m < m2 else m2
+    margin = smaller(m, m2)
     m = lo - l0
     m2 = u0 - hi
-    inner0 = m if m < m2 else m2
-    lo = s1 if s1 < e1 else e1
-    hi = s1 if s1 > e1 else e1
+    inner0 = smaller(m, m2)
+    lo = smaller(s1, e1)
+    hi = larger(s1, e1)
     m = u1 - lo
     m2 = hi - l1
-    m = m if m < m2 else m2
-    margin = margin if margin < m else m
+    m = smaller(m, m2)
+    margin = smaller(margin, m)
     m = lo - l1
     m2 = u1 - hi
-    inner1 = m if m < m2 else m2
-    lo = s2 if s2 < e2 else e2
-    hi = s2 if s2 > e2 else e2
+    inner1 = smaller(m, m2)
+    lo = smaller(s2, e2)
+    hi = larger(s2, e2)
     m = u2 - lo
     m2 = hi - l2
-    m = m if m < m2 else m2
-    margin = margin if margin < m else m
+    m = smaller(m, m2)
+    margin = smaller(margin, m)
     m = lo - l2
     m2 = u2 - hi
-    inner2 = m if m < m2 else m2
+    inner2 = smaller(m, m2)
     separated = in_range & (margin < -b2)
     unsure = not (in_range & (margin >= b2))
-    inner = inner0 if inner0 < inner1 else inner1
-    inner = inner if inner < inner2 else inner2
+    inner = smaller(inner0, inner1)
+    inner = smaller(inner, inner2)
     # the box-axis x segment axes; a point segment (exactly) has none (``live``). An axis whose
     # two other coordinates lie inside the box at both ends cannot separate (the segment's
     # shadow along that box axis lies in the box's), which settles axes that are zero in exact

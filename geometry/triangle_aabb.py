@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike
 from ._dask import dask_aware
 from ._engine import BOOL, Query
 from ._exact import scaled
-from ._sat import larger, max_abs3, triangle_box_exact, triangle_box_sat
+from ._sat import larger, max_abs3, smaller, triangle_box_exact, triangle_box_sat
 from ._validate import BOX_MAX, BOX_MIN, POINT
 
 __all__ = ["triangle_overlaps_aabb"]
@@ -46,24 +46,24 @@ def _filter(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx
     total = ax + ay + az + bx + by + bz + cx + cy + cz
     bad = not ((total - total == 0.0) & (lx > -_INF) & (ly > -_INF) & (lz > -_INF)
                & (hx < _INF) & (hy < _INF) & (hz < _INF))  # (an overflowing sum is doubt too)
-    t = ax if ax < bx else bx
-    t = t if t < cx else cx
-    lx = lx if lx > t else t
-    t = ay if ay < by else by
-    t = t if t < cy else cy
-    ly = ly if ly > t else t
-    t = az if az < bz else bz
-    t = t if t < cz else cz
-    lz = lz if lz > t else t
-    t = ax if ax > bx else bx
-    t = t if t > cx else cx
-    hx = hx if hx < t else t
-    t = ay if ay > by else by
-    t = t if t > cy else cy
-    hy = hy if hy < t else t
-    t = az if az > bz else bz
-    t = t if t > cz else cz
-    hz = hz if hz < t else t
+    t = smaller(ax, bx)
+    t = smaller(t, cx)
+    lx = larger(lx, t)
+    t = smaller(ay, by)
+    t = smaller(t, cy)
+    ly = larger(ly, t)
+    t = smaller(az, bz)
+    t = smaller(t, cz)
+    lz = larger(lz, t)
+    t = larger(ax, bx)
+    t = larger(t, cx)
+    hx = smaller(hx, t)
+    t = larger(ay, by)
+    t = larger(t, cy)
+    hy = smaller(hy, t)
+    t = larger(az, bz)
+    t = larger(t, cz)
+    hz = smaller(hz, t)
     empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
     # a clamped box that is not empty lies in the triangle's bounding box: the vertices bound
     # every coordinate (one scale for all boxes, computed once in a loop over boxes)

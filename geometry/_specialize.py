@@ -1,0 +1,109 @@
+"""A filter with its loop's flags written in: the branches they decide left out before numba
+types it.
+
+A compiled loop passes its filter flags that are constants of the loop (``t32``, ``case``,
+``first_pass``: :mod:`._engine`), and in it :func:`._floats.interpreted` is False. LLVM drops
+the code those constants rule out, but only after numba has typed and lowered all of it, which
+is most of a loop's compile time. :func:`specialized` gives the filter with every ``if``
+statement whose test those values decide (``not``, ``&``, ``|``, ``and``, ``or`` of them and of
+``interpreted()``) reduced to the branch it takes: the same operations on the same values
+wherever the loop runs, so the same bits. The flags are still passed, as before.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+from . import _floats
+from ._inline import AST_LOCK
+
+__all__ = ["specialized"]
+
+_UNKNOWN = object()
+
+
+def _value(node: ast.expr, known: dict[str, bool], interpreted: set[str]) -> Any:
+    """The constant value of ``node`` given ``known``, else _UNKNOWN."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.Name):
+        return known.get(node.id, _UNKNOWN)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id in interpreted and not node.args:
+        return False
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        v = _value(node.operand, known, interpreted)
+        return _UNKNOWN if v is _UNKNOWN else not v
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+        a, b = _value(node.left, known, interpreted), _value(node.right, known, interpreted)
+        return _combined(isinstance(node.op, ast.BitAnd), [a, b])
+    if isinstance(node, ast.BoolOp):
+        return _combined(isinstance(node.op, ast.And),
+                         [_value(v, known, interpreted) for v in node.values])
+    return _UNKNOWN
+
+
+def _combined(conjunction: bool, values: list[Any]) -> Any:
+    if conjunction and any(v is False for v in values):
+        return False
+    if not conjunction and any(v is True for v in values):
+        return True
+    return _UNKNOWN if any(v is _UNKNOWN for v in values) else conjunction
+
+
+class _Pruner(ast.NodeTransformer):
+    """Reduces the ``if`` statements that ``known`` decides; a local assigned once, from a test
+    it decides, joins ``known`` (``refine = (not first_pass) & ...``)."""
+
+    def __init__(self, known: dict[str, bool], interpreted: set[str], once: set[str]) -> None:
+        self.known, self.interpreted, self.once = dict(known), interpreted, once
+        self.changed = False
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        self.generic_visit(node)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id in self.once:
+            v = _value(node.value, self.known, self.interpreted)
+            if v is not _UNKNOWN:
+                self.known[node.targets[0].id] = v
+        return node
+
+    def visit_If(self, node: ast.If) -> Any:
+        self.generic_visit(node)
+        v = _value(node.test, self.known, self.interpreted)
+        if v is _UNKNOWN:
+            return node
+        self.changed = True
+        taken = node.body if v else node.orelse
+        return taken or [ast.Pass()]
+
+
+def specialized(filter: Callable[..., Any], flags: dict[str, bool]) -> Callable[..., Any]:
+    """``filter`` with the branches that ``flags`` (parameter name -> the value every call
+    passes) and ``interpreted()`` (False) decide reduced (module docstring); ``filter`` itself
+    where they decide none or its source cannot be had."""
+    with AST_LOCK:  # (CPython 3.11's AST building is not thread-safe: see _inline)
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(filter))).body[0]
+        except (OSError, TypeError, SyntaxError):
+            return filter
+        assert isinstance(tree, ast.FunctionDef)
+        interpreted = {n for n, v in filter.__globals__.items() if v is _floats.interpreted}
+        tree.decorator_list = []
+        stored = [n.id for n in ast.walk(tree)
+                  if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+        once = {n for n in stored if stored.count(n) == 1 and n not in flags}
+        pruner = _Pruner(flags, interpreted, once)
+        tree = pruner.visit(tree)
+        if not pruner.changed:
+            return filter
+        code = compile(ast.fix_missing_locations(ast.Module([tree], type_ignores=[])),
+                       filter.__code__.co_filename, "exec")
+    namespace: dict[str, Any] = {}
+    exec(code, filter.__globals__, namespace)
+    fn: Callable[..., Any] = namespace[filter.__name__]
+    return fn
