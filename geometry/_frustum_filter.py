@@ -12,14 +12,13 @@ __all__ = ["aabb_cross_axes", "aabb_plane", "aabb_planes", "aabb_witness", "obb_
 
 
 @jitable
-def aabb_plane(nx: float, ny: float, nz: float, o: float, mx: float, my: float, mz: float,
-               cx: float, cy: float, cz: float, ex: float, ey: float, ez: float
-               ) -> tuple[float, float]:
+def aabb_plane(nx: float, ny: float, nz: float, o: float, cx: float, cy: float, cz: float,
+               ex: float, ey: float, ez: float) -> tuple[float, float]:
     """``(far, near)``: ``n . p - o`` at the box's corners farthest along ``n`` and against
-    it (centre ``c``, half sizes ``e``; ``m`` is ``|n|`` componentwise), each within the bound
-    of :func:`aabb_planes` (``o`` the offset's double where ``c`` and ``e`` are doubled)."""
+    it (centre ``c``, half sizes ``e``), each within the bound of :func:`aabb_planes` (``o``
+    the offset's double where ``c`` and ``e`` are doubled)."""
     middle = nx * cx + (ny * cy + (nz * cz - o))
-    r = mx * ex + my * ey + mz * ez
+    r = abs(nx) * ex + abs(ny) * ey + abs(nz) * ez
     return middle + r, middle - r
 
 
@@ -28,10 +27,7 @@ def aabb_planes(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float
                 n0y: float, n0z: float, o0: float, n1x: float, n1y: float, n1z: float, o1: float,
                 n2x: float, n2y: float, n2z: float, o2: float, n3x: float, n3y: float,
                 n3z: float, o3: float, n4x: float, n4y: float, n4z: float, o4: float,
-                n5x: float, n5y: float, n5z: float, o5: float, m0x: float, m0y: float,
-                m0z: float, m1x: float, m1y: float, m1z: float, m2x: float, m2y: float,
-                m2z: float, m3x: float, m3y: float, m3z: float, m4x: float, m4y: float,
-                m4z: float, m5x: float, m5y: float, m5z: float, n1: float, offset: float
+                n5x: float, n5y: float, n5z: float, o5: float
                 ) -> tuple[float, float, float, float, float]:
     """The box ``[l, h]`` against the six planes (:func:`aabb_plane` each), in units of half
     its own: ``(far, near, second, bound, big)``, twice the least over the planes of the value
@@ -48,18 +44,22 @@ def aabb_planes(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float
     halving), and the offsets ``2 o`` exactly. ``bound`` is one for all six planes: twice
     ``_tolerances.PLANE_BOUND`` (``n`` and ``o`` rounded once from the exact plane, the
     centre and half sizes once from the box's corners) for the largest ``|n|_1`` and ``|o|``
-    of the six (``n1`` and ``offset``, from the frustum, as ``m`` is each ``|n|``), with ``M``
-    the largest doubled |centre coordinate| plus half size: at least each plane's own,
-    doubled."""
+    of the six, with ``M`` the largest doubled |centre coordinate| plus half size: at least
+    each plane's own, doubled."""
     cx, cy, cz = lx + hx, ly + hy, lz + hz
     ex, ey, ez = hx - lx, hy - ly, hz - lz
     big = max(max(abs(cx), abs(cy)), abs(cz)) + max(max(ex, ey), ez)
-    far0, near0 = aabb_plane(n0x, n0y, n0z, 2.0 * o0, m0x, m0y, m0z, cx, cy, cz, ex, ey, ez)
-    far1, near1 = aabb_plane(n1x, n1y, n1z, 2.0 * o1, m1x, m1y, m1z, cx, cy, cz, ex, ey, ez)
-    far2, near2 = aabb_plane(n2x, n2y, n2z, 2.0 * o2, m2x, m2y, m2z, cx, cy, cz, ex, ey, ez)
-    far3, near3 = aabb_plane(n3x, n3y, n3z, 2.0 * o3, m3x, m3y, m3z, cx, cy, cz, ex, ey, ez)
-    far4, near4 = aabb_plane(n4x, n4y, n4z, 2.0 * o4, m4x, m4y, m4z, cx, cy, cz, ex, ey, ez)
-    far5, near5 = aabb_plane(n5x, n5y, n5z, 2.0 * o5, m5x, m5y, m5z, cx, cy, cz, ex, ey, ez)
+    far0, near0 = aabb_plane(n0x, n0y, n0z, 2.0 * o0, cx, cy, cz, ex, ey, ez)
+    far1, near1 = aabb_plane(n1x, n1y, n1z, 2.0 * o1, cx, cy, cz, ex, ey, ez)
+    far2, near2 = aabb_plane(n2x, n2y, n2z, 2.0 * o2, cx, cy, cz, ex, ey, ez)
+    far3, near3 = aabb_plane(n3x, n3y, n3z, 2.0 * o3, cx, cy, cz, ex, ey, ez)
+    far4, near4 = aabb_plane(n4x, n4y, n4z, 2.0 * o4, cx, cy, cz, ex, ey, ez)
+    far5, near5 = aabb_plane(n5x, n5y, n5z, 2.0 * o5, cx, cy, cz, ex, ey, ez)
+    # (constants of a compiled loop: computed once, not per box)
+    n1 = max(max(max(abs(n0x) + abs(n0y) + abs(n0z), abs(n1x) + abs(n1y) + abs(n1z)),
+                 max(abs(n2x) + abs(n2y) + abs(n2z), abs(n3x) + abs(n3y) + abs(n3z))),
+             max(abs(n4x) + abs(n4y) + abs(n4z), abs(n5x) + abs(n5y) + abs(n5z)))
+    offset = max(max(max(abs(o0), abs(o1)), max(abs(o2), abs(o3))), max(abs(o4), abs(o5)))
     bound = 2.0 * PLANE_BOUND * FILTER_UNIT * (n1 * big + 2.0 * offset) + PLANE_ABSOLUTE
     far = min(min(min(far0, far1), min(far2, far3)), min(far4, far5))
     least01, most01 = min(near0, near1), max(near0, near1)
@@ -110,17 +110,16 @@ def aabb_witness(lx: float, ly: float, lz: float, hx: float, hy: float, hz: floa
 def obb_plane(nx: float, ny: float, nz: float, o: float, cx: float, cy: float, cz: float,
               a00: float, a01: float, a02: float, a10: float, a11: float, a12: float,
               a20: float, a21: float, a22: float, h0: float, h1: float, h2: float, big: float,
-              spread: float, defect: float, n1: float, size_o: float
-              ) -> tuple[float, float, float]:
+              spread: float, defect: float) -> tuple[float, float, float]:
     """``(middle, r, bound)``: ``n . center - o``, the box's half extent along ``n`` by its
     rows, and the certified bound on the error of ``middle +- r`` (twice ``PLANE_BOUND``, and
     ``OBB_DEFECT_BOUND`` for rows orthonormal within ``defect``; ``big`` the largest |centre
-    coordinate| plus ``spread``, the sum of the half sizes; ``n1`` is ``|n|_1`` and ``size_o``
-    is ``|o|``, from the frustum)."""
+    coordinate| plus ``spread``, the sum of the half sizes)."""
     middle = (nx * cx + ny * cy + nz * cz) - o
     r = (h0 * abs(nx * a00 + ny * a01 + nz * a02) + h1 * abs(nx * a10 + ny * a11 + nz * a12)
          + h2 * abs(nx * a20 + ny * a21 + nz * a22))
-    bound = 2.0 * PLANE_BOUND * FILTER_UNIT * (n1 * big + size_o) \
+    n1 = abs(nx) + abs(ny) + abs(nz)
+    bound = 2.0 * PLANE_BOUND * FILTER_UNIT * (n1 * big + abs(o)) \
         + OBB_DEFECT_BOUND * defect * n1 * spread + PLANE_ABSOLUTE
     return middle, r, bound
 

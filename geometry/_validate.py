@@ -80,7 +80,7 @@ T_MAX = Kind("t_max", 1, 0)  #: not NaN, not -inf
 SCALAR = Kind("scalar", 1, 0)  #: finite (a plane's offset)
 RADIUS = Kind("radius", 1, 0)  #: finite and not negative
 #: a frustum's constants for the box filters, one (W,) array shared by every box (``Frustum``)
-FRUSTUM_PLANES = Kind("frustum_planes", 64, 1)  #: finite
+FRUSTUM_PLANES = Kind("frustum_planes", 32, 1)  #: finite
 FRUSTUM_AXES = Kind("frustum_axes", 61, 1)  #: finite
 FRUSTUM_AABB_AXES = Kind("frustum_aabb_axes", 109, 1)  #: finite
 

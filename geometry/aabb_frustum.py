@@ -33,33 +33,27 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, n0
             n2x: float, n2y: float, n2z: float, o2: float, n3x: float, n3y: float, n3z: float,
             o3: float, n4x: float, n4y: float, n4z: float, o4: float, n5x: float, n5y: float,
             n5z: float, o5: float, fx: float, fy: float, fz: float, gx: float, gy: float,
-            gz: float, trust: float, key: float, m0x: float, m0y: float, m0z: float, m1x: float,
-            m1y: float, m1z: float, m2x: float, m2y: float, m2z: float, m3x: float, m3y: float,
-            m3z: float, m4x: float, m4y: float, m4z: float, m5x: float, m5y: float, m5z: float,
-            w0: float, w1: float, w2: float, w3: float, w4: float, w5: float, k0: float, k1: float,
-            k2: float, k3: float, k4: float, k5: float, wmax: float, kmax: float, d0x: float,
-            d0y: float, d0z: float, d1x: float, d1y: float, d1z: float, d2x: float, d2y: float,
-            d2z: float, d3x: float, d3y: float, d3z: float, d4x: float, d4y: float, d4z: float,
-            d5x: float, d5y: float, d5z: float, d6x: float, d6y: float, d6z: float, d7x: float,
-            d7y: float, d7z: float, d8x: float, d8y: float, d8z: float, d9x: float, d9y: float,
-            d9z: float, d10x: float, d10y: float, d10z: float, d11x: float, d11y: float,
-            d11z: float, l0: float, u0: float, l1: float, u1: float, l2: float, u2: float,
-            l3: float, u3: float, l4: float, u4: float, l5: float, u5: float, l6: float, u6: float,
-            l7: float, u7: float, l8: float, u8: float, l9: float, u9: float, l10: float,
-            u10: float, l11: float, u11: float, l12: float, u12: float, l13: float, u13: float,
-            l14: float, u14: float, l15: float, u15: float, l16: float, u16: float, l17: float,
-            u17: float, l18: float, u18: float, l19: float, u19: float, l20: float, u20: float,
-            l21: float, u21: float, l22: float, u22: float, l23: float, u23: float, l24: float,
-            u24: float, l25: float, u25: float, l26: float, u26: float, l27: float, u27: float,
-            l28: float, u28: float, l29: float, u29: float, l30: float, u30: float, l31: float,
-            u31: float, l32: float, u32: float, l33: float, u33: float, l34: float, u34: float,
-            l35: float, u35: float, reach: float, first_pass: bool) -> tuple[int, bool]:
+            gz: float, trust: float, key: float, d0x: float, d0y: float, d0z: float, d1x: float,
+            d1y: float, d1z: float, d2x: float, d2y: float, d2z: float, d3x: float, d3y: float,
+            d3z: float, d4x: float, d4y: float, d4z: float, d5x: float, d5y: float, d5z: float,
+            d6x: float, d6y: float, d6z: float, d7x: float, d7y: float, d7z: float, d8x: float,
+            d8y: float, d8z: float, d9x: float, d9y: float, d9z: float, d10x: float, d10y: float,
+            d10z: float, d11x: float, d11y: float, d11z: float, l0: float, u0: float, l1: float,
+            u1: float, l2: float, u2: float, l3: float, u3: float, l4: float, u4: float, l5: float,
+            u5: float, l6: float, u6: float, l7: float, u7: float, l8: float, u8: float, l9: float,
+            u9: float, l10: float, u10: float, l11: float, u11: float, l12: float, u12: float,
+            l13: float, u13: float, l14: float, u14: float, l15: float, u15: float, l16: float,
+            u16: float, l17: float, u17: float, l18: float, u18: float, l19: float, u19: float,
+            l20: float, u20: float, l21: float, u21: float, l22: float, u22: float, l23: float,
+            u23: float, l24: float, u24: float, l25: float, u25: float, l26: float, u26: float,
+            l27: float, u27: float, l28: float, u28: float, l29: float, u29: float, l30: float,
+            u30: float, l31: float, u31: float, l32: float, u32: float, l33: float, u33: float,
+            l34: float, u34: float, l35: float, u35: float, reach: float, first_pass: bool
+            ) -> tuple[int, bool]:
     """``(class, doubt)`` of one box against the frustum (the scalars of ``Frustum``: six
     planes, the bounding box ``[f, g]`` of its vertices rounded inwards, ``trust`` 1 when all
-    of them are finite, ``key`` for the exact pass, the normals' ``|components|`` ``m``, their
-    1-norms ``w``, the ``|offsets|`` ``k`` and the largest of these, ``wmax`` and ``kmax``; its
-    12 edge directions ``d``, its corners' interval ``[l, u]`` on each of the 36 axes
-    ``e_k x d`` and its largest |corner coordinate|
+    of them are finite, ``key`` for the exact pass; its 12 edge directions ``d``, its corners'
+    interval ``[l, u]`` on each of the 36 axes ``e_k x d`` and its largest |corner coordinate|
     ``reach``).
 
     A plane that the box lies wholly behind makes it NONE, the box strictly inside every plane
@@ -79,8 +73,7 @@ def _filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float, n0
     empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
     far, near, second, bound, big = aabb_planes(
         lx, ly, lz, hx, hy, hz, n0x, n0y, n0z, o0, n1x, n1y, n1z, o1, n2x, n2y, n2z, o2, n3x,
-        n3y, n3z, o3, n4x, n4y, n4z, o4, n5x, n5y, n5z, o5, m0x, m0y, m0z, m1x, m1y, m1z, m2x,
-        m2y, m2z, m3x, m3y, m3z, m4x, m4y, m4z, m5x, m5y, m5z, wmax, kmax)
+        n3y, n3z, o3, n4x, n4y, n4z, o4, n5x, n5y, n5z, o5)
     behind, inside, cut = far < -bound, near > bound, near < -bound
     # a plane cutting into the box for sure rules out INCLUDE; a box strictly inside the five
     # other planes has its corner farthest along the sixth in the frustum where that corner
@@ -122,17 +115,12 @@ def _exact(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
 
 
 def _conservative_filter(lx: float, ly: float, lz: float, hx: float, hy: float, hz: float,
-                         n0x: float, n0y: float, n0z: float, o0: float, n1x: float, n1y: float,
-                         n1z: float, o1: float, n2x: float, n2y: float, n2z: float, o2: float,
-                         n3x: float, n3y: float, n3z: float, o3: float, n4x: float, n4y: float,
-                         n4z: float, o4: float, n5x: float, n5y: float, n5z: float, o5: float,
-                         fx: float, fy: float, fz: float, gx: float, gy: float, gz: float,
-                         trust: float, key: float, m0x: float, m0y: float, m0z: float, m1x: float,
-                         m1y: float, m1z: float, m2x: float, m2y: float, m2z: float, m3x: float,
-                         m3y: float, m3z: float, m4x: float, m4y: float, m4z: float, m5x: float,
-                         m5y: float, m5z: float, w0: float, w1: float, w2: float, w3: float,
-                         w4: float, w5: float, k0: float, k1: float, k2: float, k3: float,
-                         k4: float, k5: float, wmax: float, kmax: float) -> tuple[int, bool]:
+                         n0x: float, n0y: float, n0z: float, o0: float, n1x: float,
+                         n1y: float, n1z: float, o1: float, n2x: float, n2y: float, n2z: float,
+                         o2: float, n3x: float, n3y: float, n3z: float, o3: float, n4x: float,
+                         n4y: float, n4z: float, o4: float, n5x: float, n5y: float, n5z: float,
+                         o5: float, fx: float, fy: float, fz: float, gx: float, gy: float,
+                         gz: float, trust: float, key: float) -> tuple[int, bool]:
     """``(class, doubt)`` by the six planes alone: NONE where one plane has the whole box
     behind it, INCLUDE strictly inside all, INTERSECT otherwise, each certain or doubt."""
     total = lx + ly + lz + hx + hy + hz
@@ -140,8 +128,7 @@ def _conservative_filter(lx: float, ly: float, lz: float, hx: float, hy: float, 
     empty = not ((lx <= hx) & (ly <= hy) & (lz <= hz))
     far, near, _, bound, _ = aabb_planes(
         lx, ly, lz, hx, hy, hz, n0x, n0y, n0z, o0, n1x, n1y, n1z, o1, n2x, n2y, n2z, o2, n3x,
-        n3y, n3z, o3, n4x, n4y, n4z, o4, n5x, n5y, n5z, o5, m0x, m0y, m0z, m1x, m1y, m1z, m2x,
-        m2y, m2z, m3x, m3y, m3z, m4x, m4y, m4z, m5x, m5y, m5z, wmax, kmax)
+        n3y, n3z, o3, n4x, n4y, n4z, o4, n5x, n5y, n5z, o5)
     behind, inside = far < -bound, near > bound
     # INTERSECT is sure when no plane can have the box behind it and one cuts into it
     code = 0 if behind | empty else (2 if inside else 1)
@@ -153,7 +140,7 @@ def _conservative_exact(lx: float, ly: float, lz: float, hx: float, hy: float, h
     """The plane-only class of one box, exactly."""
     if not (lx <= hx and ly <= hy and lz <= hz):
         return 0
-    return classify_aabb((lx, ly, lz), (hx, hy, hz), registered(frustum[31]), True)
+    return classify_aabb((lx, ly, lz), (hx, hy, hz), registered(frustum[-1]), True)
 
 
 _ARGS = [("box_min", BOX_MIN), ("box_max", BOX_MAX), ("frustum", FRUSTUM_PLANES)]

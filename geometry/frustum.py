@@ -166,19 +166,11 @@ class Frustum:
             all(np.isfinite(aabb)) and not lost
         key = register(poly)
         weakref.finalize(self, unregister, key)
-        finite = [x if np.isfinite(x) else 0.0 for x in constants]
-        rows = [finite[4 * i:4 * i + 3] for i in range(6)]
-        norms = [abs(x) + abs(y) + abs(z) for x, y, z in rows]
-        offsets = [abs(finite[4 * i + 3]) for i in range(6)]
         #: the scalars the box queries' filters take (their docstrings): the normalised planes
         #: rounded to nearest, the vertices' bounding box rounded inwards, whether all of them
-        #: are finite (else every box is decided exactly), the key of the exact planes; then
-        #: what the filters' bounds take from the planes alone, worked out once (one box in
-        #: Python would work it out per call): the normals' |components|, each normal's
-        #: 1-norm (summed x, y, z), each |offset|, and the largest 1-norm and |offset|
-        self._constants = _floats([*finite, 1.0 if trust else 0.0, float(key),
-                                   *(abs(x) for row in rows for x in row), *norms, *offsets,
-                                   max(norms), max(offsets)])
+        #: are finite (else every box is decided exactly), and the key of the exact planes
+        self._constants = _floats([*(x if np.isfinite(x) else 0.0 for x in constants),
+                                   1.0 if trust else 0.0, float(key)])
         #: and for the separating axes of the oriented boxes: 8 corners and 12 edge directions
         #: (repeated where the frustum has fewer), the largest |corner coordinate|
         self._sat_constants = _floats([x if np.isfinite(x) else 0.0 for x in sat])

@@ -33,21 +33,17 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
             n1z: float, o1: float, n2x: float, n2y: float, n2z: float, o2: float, n3x: float,
             n3y: float, n3z: float, o3: float, n4x: float, n4y: float, n4z: float, o4: float,
             n5x: float, n5y: float, n5z: float, o5: float, fx: float, fy: float, fz: float,
-            gx: float, gy: float, gz: float, trust: float, key: float, m0x: float, m0y: float,
-            m0z: float, m1x: float, m1y: float, m1z: float, m2x: float, m2y: float, m2z: float,
-            m3x: float, m3y: float, m3z: float, m4x: float, m4y: float, m4z: float, m5x: float,
-            m5y: float, m5z: float, w0: float, w1: float, w2: float, w3: float, w4: float,
-            w5: float, k0: float, k1: float, k2: float, k3: float, k4: float, k5: float,
-            wmax: float, kmax: float, c0x: float, c0y: float, c0z: float, c1x: float, c1y: float,
-            c1z: float, c2x: float, c2y: float, c2z: float, c3x: float, c3y: float, c3z: float,
-            c4x: float, c4y: float, c4z: float, c5x: float, c5y: float, c5z: float, c6x: float,
-            c6y: float, c6z: float, c7x: float, c7y: float, c7z: float, d0x: float, d0y: float,
-            d0z: float, d1x: float, d1y: float, d1z: float, d2x: float, d2y: float, d2z: float,
-            d3x: float, d3y: float, d3z: float, d4x: float, d4y: float, d4z: float, d5x: float,
-            d5y: float, d5z: float, d6x: float, d6y: float, d6z: float, d7x: float, d7y: float,
-            d7z: float, d8x: float, d8y: float, d8z: float, d9x: float, d9y: float, d9z: float,
-            d10x: float, d10y: float, d10z: float, d11x: float, d11y: float, d11z: float,
-            reach: float, conservative: float, first_pass: bool) -> tuple[int, bool]:
+            gx: float, gy: float, gz: float, trust: float, key: float, c0x: float, c0y: float,
+            c0z: float, c1x: float, c1y: float, c1z: float, c2x: float, c2y: float, c2z: float,
+            c3x: float, c3y: float, c3z: float, c4x: float, c4y: float, c4z: float, c5x: float,
+            c5y: float, c5z: float, c6x: float, c6y: float, c6z: float, c7x: float, c7y: float,
+            c7z: float, d0x: float, d0y: float, d0z: float, d1x: float, d1y: float, d1z: float,
+            d2x: float, d2y: float, d2z: float, d3x: float, d3y: float, d3z: float, d4x: float,
+            d4y: float, d4z: float, d5x: float, d5y: float, d5z: float, d6x: float, d6y: float,
+            d6z: float, d7x: float, d7y: float, d7z: float, d8x: float, d8y: float, d8z: float,
+            d9x: float, d9y: float, d9z: float, d10x: float, d10y: float, d10z: float,
+            d11x: float, d11y: float, d11z: float, reach: float, conservative: float,
+            first_pass: bool) -> tuple[int, bool]:
     """``(class, doubt)`` of one OBB against the frustum (the scalars of ``Frustum``, see
     :func:`.aabb_frustum._filter`): NONE behind a plane, INCLUDE strictly inside all, and
     INTERSECT for sure where a plane cuts into the box and the centre is strictly inside every
@@ -66,17 +62,17 @@ def _filter(cx: float, cy: float, cz: float, a00: float, a01: float, a02: float,
     spread = abs(h0) + abs(h1) + abs(h2)
     big = max(max(abs(cx), abs(cy)), abs(cz)) + spread
     m0, e0, b0 = obb_plane(n0x, n0y, n0z, o0, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20,
-                           a21, a22, h0, h1, h2, big, spread, defect, w0, k0)
+                           a21, a22, h0, h1, h2, big, spread, defect)
     m1, e1, b1 = obb_plane(n1x, n1y, n1z, o1, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20,
-                           a21, a22, h0, h1, h2, big, spread, defect, w1, k1)
+                           a21, a22, h0, h1, h2, big, spread, defect)
     m2, e2, b2 = obb_plane(n2x, n2y, n2z, o2, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20,
-                           a21, a22, h0, h1, h2, big, spread, defect, w2, k2)
+                           a21, a22, h0, h1, h2, big, spread, defect)
     m3, e3, b3 = obb_plane(n3x, n3y, n3z, o3, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20,
-                           a21, a22, h0, h1, h2, big, spread, defect, w3, k3)
+                           a21, a22, h0, h1, h2, big, spread, defect)
     m4, e4, b4 = obb_plane(n4x, n4y, n4z, o4, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20,
-                           a21, a22, h0, h1, h2, big, spread, defect, w4, k4)
+                           a21, a22, h0, h1, h2, big, spread, defect)
     m5, e5, b5 = obb_plane(n5x, n5y, n5z, o5, cx, cy, cz, a00, a01, a02, a10, a11, a12, a20,
-                           a21, a22, h0, h1, h2, big, spread, defect, w5, k5)
+                           a21, a22, h0, h1, h2, big, spread, defect)
     behind = (m0 + e0 < -b0) | (m1 + e1 < -b1) | (m2 + e2 < -b2) | (m3 + e3 < -b3) \
         | (m4 + e4 < -b4) | (m5 + e5 < -b5)
     inside = (m0 - e0 > b0) & (m1 - e1 > b1) & (m2 - e2 > b2) & (m3 - e3 > b3) \
