@@ -96,7 +96,7 @@ import numpy as np
 
 from ._inline import inlined
 from ._loops import Column, compile_loop, get_jit, loop_args, numba_jit_disabled, run_interpreted
-from ._one import AXES_SHAPE, POINT_SHAPE, SCALAR_SHAPE, query_class
+from ._one import AXES_SHAPE, POINT_SHAPE, SCALAR_SHAPE, parse, query_class
 from ._threads import PARALLEL_MIN, in_shares
 from ._validate import (
     Kind,
@@ -173,14 +173,20 @@ class Query:
         self._ran: set[tuple[tuple[bool, ...], type, bool | None]] = set()
         self._lock = threading.Lock()
         _queries.add(self)
-        # one item: a class of its own, whose call tests this query's arguments written out
-        shapes = [SCALAR_SHAPE if kind.width == 1 else AXES_SHAPE if kind.item_dims == 2
-                  else POINT_SHAPE if kind.width == 3 else (kind.width,) for kind in self.kinds]
-        self.__class__ = query_class(Query, shapes, self._flags[False], self._single)
+        #: per argument, the shape of one item as a numpy array (the one-item path's test)
+        self._shapes = [SCALAR_SHAPE if kind.width == 1 else AXES_SHAPE if kind.item_dims == 2
+                        else POINT_SHAPE if kind.width == 3 else (kind.width,)
+                        for kind in self.kinds]
 
-    # -- one item ---------------------------------------------------------------------------
-    #: the call: written out per query, one argument per item (:func:`._one.query_class`)
-    __call__: Callable[..., Any]
+    # -- the call -------------------------------------------------------------------------------
+    def __call__(self, *values: Any, out: Any = None) -> Any:
+        """One item (:func:`._one.parse`) or many; once the filter is inlined
+        (:meth:`python_filter`), the query's own call takes over (:func:`._one.query_class`)."""
+        if out is None:
+            parsed = parse(values, self._shapes)
+            if parsed is not None:
+                return self._one(parsed[0], values, parsed[1])
+        return self._many(values, out)
 
     def _warm(self) -> Callable[..., tuple[Any, ...]]:
         """The filter that one item runs before :meth:`python_filter` is made: the first few
@@ -213,6 +219,10 @@ class Query:
         the same arithmetic, so the same bits; made on first use."""
         if self._python is None:
             self._python = inlined(self.filter)
+            # one item: from now on a class of its own, whose call tests this query's arguments
+            # written out and calls the inlined filter (made here, not at import: a process that
+            # answers a few items does not pay for it)
+            self.__class__ = query_class(Query, self._shapes, self._flags[False], self._single)
         return self._python
 
     def _many(self, values: tuple[Any, ...], out: Any) -> Any:

@@ -2,10 +2,11 @@
 
 A caller with one item most often holds float64 numpy arrays of one item's shape ((3,) points,
 a (3, 3) frame) and Python floats, and the library passes a frustum's constants as one tuple.
-:func:`query_class` gives a query a class of its own whose ``__call__`` takes its arguments by
-position and tests exactly that case in one expression (an exact type, the dtype, the shape:
-no loop over the arguments, no list built), then runs the filter on their floats; a call with
-a float64 array computes in float64, so none of the float32 rule applies there. Whatever else
+:func:`query_class` gives a query a class of its own (once its filter is inlined, for calls
+that repeat) whose ``__call__`` takes its arguments by position and tests exactly that case
+in one expression (an exact type, the dtype, the shape: no loop over the arguments, no list
+built), then runs the filter on their floats; a call with a float64 array computes in
+float64, so none of the float32 rule applies there. Whatever else
 comes (tuples, lists, numbers of other types, float32, a doubtful item) goes on as the general
 one-item path (:func:`parse`, then the query's ``_one``) or the batched path (``_many``).
 Generating the source once per query, as :func:`collections.namedtuple` does, is what writes
@@ -57,7 +58,7 @@ def __call__(self, {args}, *, out=None):
     if out is None:
         if {" and ".join(tests) if fast else "False"}:
             {"; ".join(unpack) or "pass"}
-            answer = (self._python or self._warm())({", ".join(floats + [repr(f) for f in flags])})
+            answer = self._python({", ".join(floats + [repr(f) for f in flags])})
             if not answer[-1]:
                 return {"answer[0]" if single else "answer[:-1]"}
             return self._exact_one([{", ".join(floats)}], {values}, False)

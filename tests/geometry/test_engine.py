@@ -11,7 +11,15 @@ import numpy as np
 import pytest
 
 import geometry
-from geometry import _engine, _floats, _validate, classify_segment_aabb, intersect_ray_aabb
+from geometry import (
+    _engine,
+    _floats,
+    _validate,
+    classify_segment_aabb,
+    intersect_ray_aabb,
+    ray_obb,
+    segment_obb,
+)
 
 pytestmark = pytest.mark.usefixtures("each_backend")
 
@@ -103,8 +111,12 @@ def test_points_and_axes_as_python_numbers_answer_one_item_without_arrays(rows, 
 
 
 def test_one_item_of_float64_arrays_settles_doubt_and_refuses_bad_values():
-    """The one-item call written out per query (``geometry._one``) takes float64 arrays by
-    its own test: an item its filter doubts is decided exactly there, a bad value raises."""
+    """The one-item call written out per query (``geometry._one``, installed with the inlined
+    filter) takes float64 arrays by its own test: an item its filter doubts is decided exactly
+    there, a bad value raises."""
+    for query in (ray_obb._QUERY, segment_obb._QUERY):
+        query.python_filter()
+        assert type(query) is not _engine.Query, "expected the query's own call once inlined"
     a = np.array
     grazing = geometry.intersect_ray_obb(a([-1.0, 1.0, 0.0]), a([1.0, 0.0, 0.0]), np.zeros(3),
                                          np.eye(3), np.ones(3))
