@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pyrr
 
-from geometry import _specialize, obb_obb, point_obb, ray_obb
+from geometry import _specialize, aabb_obb, obb_obb, point_obb, ray_obb
 
 
 def _items(rng, n):
@@ -51,3 +51,18 @@ def test_box_and_distance_filters_with_flags_written_in_give_the_same_bits():
         assert got[-1] or got == want, f"expected {want}, got {got}"
         args = (*rng.uniform(-3, 3, 3), *c, *a.ravel(), *h, False)
         assert repr(dist(*args)) == repr(point_obb._filter(*args)), "expected the same distance"
+
+
+def test_a_helper_passed_a_flag_is_called_in_a_specialized_copy():
+    rng = np.random.default_rng(6)
+    fn = _specialize.specialized(aabb_obb._filter, {"first_pass": True})
+    (alias,) = fn.__code__.co_names
+    helper = fn.__globals__[alias]
+    assert alias != "aabb_obb_class" and helper is not aabb_obb.aabb_obb_class, (
+        "expected a copy of the helper specialized for aabb_query and first_pass")
+    for name in ("refined_matrices", "box_witness"):
+        assert name not in helper.__code__.co_names, f"expected {name}'s branch gone"
+    for (c, a, h), (lo, _, size) in zip(_items(rng, 300), _items(rng, 300), strict=True):
+        args = (*lo, *(lo + size), *c, *a.ravel(), *h, True)
+        want, got = aabb_obb._filter(*args), fn(*args)
+        assert got[-1] or got == want, f"expected {want}, got {got}"
