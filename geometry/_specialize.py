@@ -79,22 +79,20 @@ class _Pruner(ast.NodeTransformer):
                 self.known[node.targets[0].id] = v
         return node
 
-    def visit_If(self, node: ast.If) -> Any:
+    def _decided(self, node: ast.If | ast.IfExp) -> Any:
+        """The value of ``node``'s test, after its own parts are reduced; _UNKNOWN if open."""
         self.generic_visit(node)
         v = _value(node.test, self.known, self.interpreted)
-        if v is _UNKNOWN:
-            return node
-        self.changed = True
-        taken = node.body if v else node.orelse
-        return taken or [ast.Pass()]
+        self.changed = self.changed or v is not _UNKNOWN
+        return v
+
+    def visit_If(self, node: ast.If) -> Any:
+        v = self._decided(node)
+        return node if v is _UNKNOWN else (node.body if v else node.orelse) or [ast.Pass()]
 
     def visit_IfExp(self, node: ast.IfExp) -> Any:
-        self.generic_visit(node)
-        v = _value(node.test, self.known, self.interpreted)
-        if v is _UNKNOWN:
-            return node
-        self.changed = True
-        return node.body if v else node.orelse
+        v = self._decided(node)
+        return node if v is _UNKNOWN else node.body if v else node.orelse
 
     def visit_Call(self, node: ast.Call) -> Any:
         """A helper passed a decided flag (or a constant True / False) is called in a copy
