@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 from ._tolerances import ORTHONORMAL_ATOL
 
 __all__ = ["JITABLES", "UNFUSED", "axes_doubt", "axes_orthonormal", "axes_residuals",
-           "interpreted", "jitable", "residuals_small", "two_product", "unfused"]
+           "interpreted", "jitable", "register_helper", "residuals_small", "two_product",
+           "unfused"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -42,6 +43,18 @@ def unfused(fn: _F) -> _F:
 
 
 @unfused
+def register_helper(fn: Callable[..., Any], like: Callable[..., Any]) -> None:
+    """Register ``fn`` with numba as a helper of the compiled filters (:mod:`._loops`), compiled
+    as ``like`` is (``fn`` itself, or the helper that ``fn`` is a specialized copy of,
+    :mod:`._specialize`): inlined, with numpy's error model, and without fused products where
+    ``like`` is :func:`unfused` (numba lets a helper inherit its caller's options, contract,
+    unless it sets them)."""
+    from numba.extending import register_jitable
+
+    options = {"fastmath": False} if like in UNFUSED else {}
+    register_jitable(forceinline=True, error_model="numpy", **options)(fn)
+
+
 @jitable
 def axes_residuals(a00: Any, a01: Any, a02: Any, a10: Any, a11: Any, a12: Any, a20: Any,
                    a21: Any, a22: Any) -> tuple[Any, Any, Any, Any, Any, Any]:

@@ -94,13 +94,8 @@ _registered = 0
 def register_jitables() -> None:
     """Register with numba the helpers that filters call, those defined since the last call."""
     global _registered
-    from numba.extending import register_jitable
-
     for fn in _floats.JITABLES[_registered:]:
-        # an unfused helper's own fastmath=False: numba lets a helper inherit its caller's
-        # options (contract) unless it sets them
-        unfused = {"fastmath": False} if fn in _floats.UNFUSED else {}
-        register_jitable(forceinline=True, error_model="numpy", **unfused)(fn)
+        _floats.register_helper(fn, fn)
     if _registered == 0:
         _register_overloads()
     _registered = len(_floats.JITABLES)
@@ -344,10 +339,8 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
     # the flags the loops pass their filter, by name, so that what they decide is left out
     # before numba types the filter (:mod:`._specialize`)
     names = list(inspect.signature(filter).parameters)
-    values = [flag for flag in (t32, case) if flag is not None]
-    first = dict(zip(names[len(names) - len(values) - second_pass:], values + [True] * second_pass,
-                     strict=True))
-    second = {**first, "first_pass": False} if second_pass else first
+    values = [flag for flag in (t32, case) if flag is not None] + [True] * second_pass
+    first = dict(zip(names[len(names) - len(values):], values, strict=True))
     # CPython passes a call of 30 arguments or more as one tuple (CALL_FUNCTION_EX), which
     # numba's own inliner refuses: such a filter (box vs frustum) is inlined by LLVM instead
     # (``forceinline``, LLVM's alwaysinline)
@@ -355,9 +348,11 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
                               else {"forceinline": True})
     namespace: dict[str, Any] = {
         "kernel": numba.njit(error_model="numpy", **inline)(specialized(filter, first)),
-        "kernel_second": numba.njit(error_model="numpy", **inline)(specialized(filter, second)),
         "float64": np.float64, "uint64": np.uint64, "np": np, "__name__": __name__,
         "aligned_frame": _aligned_frame(), "wide_vectors": _wide_vectors()}
+    if second_pass:  # the same flags, first_pass (the last) False
+        namespace["kernel_second"] = numba.njit(error_model="numpy", **inline)(
+            specialized(filter, {**first, names[-1]: False}))
     # compiled as if written in this file, so numba's cache can locate and stamp it
     exec(compile("\n".join(source), __file__, "exec"), namespace)
 

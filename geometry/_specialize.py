@@ -135,7 +135,9 @@ def _specialized(fn: Callable[..., Any], flags: dict[str, bool], helper: bool
     tree.decorator_list = []
     stored = [n.id for n in ast.walk(tree)
               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
-    once = {n for n in stored if stored.count(n) == 1 and n not in flags}
+    # (a parameter assigned again is not a local assigned once: before that it is the argument)
+    params = {a.arg for a in tree.args.args}
+    once = {n for n in stored if stored.count(n) == 1 and n not in params}
     pruner = _Pruner(fn, flags, interpreted, once)
     tree = pruner.visit(tree)
     if not pruner.changed:
@@ -146,9 +148,6 @@ def _specialized(fn: Callable[..., Any], flags: dict[str, bool], helper: bool
     exec(code, {**fn.__globals__, **pruner.helpers} if pruner.helpers else fn.__globals__,
          namespace)
     new: Callable[..., Any] = namespace[fn.__name__]
-    if helper:  # compiled as the helper it copies is (_loops.register_jitables)
-        from numba.extending import register_jitable
-
-        unfused = {"fastmath": False} if fn in _floats.UNFUSED else {}
-        register_jitable(forceinline=True, error_model="numpy", **unfused)(new)
+    if helper:
+        _floats.register_helper(new, fn)
     return new
