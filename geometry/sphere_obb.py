@@ -62,9 +62,10 @@ def _filter(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz:
     bad = (not total - total == 0.0) | (not reach <= SPHERE_SCALE_MAX) | (not r >= 0.0) \
         | (r > SPHERE_SCALE_MAX) | (not residuals_small(r00, r01, r02, r11, r12, r22))
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
-    u0 = abs(a00 * tx + a01 * ty + a02 * tz)
-    u1 = abs(a10 * tx + a11 * ty + a12 * tz)
-    u2 = abs(a20 * tx + a21 * ty + a22 * tz)
+    p0 = a00 * tx + a01 * ty + a02 * tz  # the centre's frame coordinates
+    p1 = a10 * tx + a11 * ty + a12 * tz
+    p2 = a20 * tx + a21 * ty + a22 * tz
+    u0, u1, u2 = abs(p0), abs(p1), abs(p2)
     spread = OBB_FRAME_BOUND * FILTER_UNIT * reach + 2.0**-1020  # (normal: SLAB_ABSOLUTE)
     x0, x1, x2 = u0 - h0, u1 - h1, u2 - h2
     w0, w1, w2 = max(x0, 0.0), max(x1, 0.0), max(x2, 0.0)
@@ -99,9 +100,7 @@ def _filter(sx: float, sy: float, sz: float, r: float, cx: float, cy: float, cz:
         s2 = spread + FILTER_UNIT * abs(x2)
         s2 = 0.0 if x2 < -1.01 * s2 else s2
         # signed excesses: the correction's cross terms need the sides
-        v0 = math.copysign(w0, a00 * tx + a01 * ty + a02 * tz)
-        v1 = math.copysign(w1, a10 * tx + a11 * ty + a12 * tz)
-        v2 = math.copysign(w2, a20 * tx + a21 * ty + a22 * tz)
+        v0, v1, v2 = math.copysign(w0, p0), math.copysign(w1, p1), math.copysign(w2, p2)
         d2 = squares - ((r00 * w0 * w0 + r11 * w1 * w1 + r22 * w2 * w2)
                         + 2.0 * ((r01 * v0 * v1 + r02 * v0 * v2) + r12 * v1 * v2))
         spread_sum = s0 + s1 + s2
