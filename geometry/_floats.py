@@ -42,7 +42,6 @@ def unfused(fn: _F) -> _F:
     return fn
 
 
-@unfused
 def register_helper(fn: Callable[..., Any], like: Callable[..., Any]) -> None:
     """Register ``fn`` with numba as a helper of the compiled filters (:mod:`._loops`), compiled
     as ``like`` is (``fn`` itself, or the helper that ``fn`` is a specialized copy of,
@@ -55,6 +54,7 @@ def register_helper(fn: Callable[..., Any], like: Callable[..., Any]) -> None:
     register_jitable(forceinline=True, error_model="numpy", **options)(fn)
 
 
+@unfused
 @jitable
 def axes_residuals(a00: Any, a01: Any, a02: Any, a10: Any, a11: Any, a12: Any, a20: Any,
                    a21: Any, a22: Any) -> tuple[Any, Any, Any, Any, Any, Any]:
