@@ -41,7 +41,10 @@ and wires them to the engine once::
 - **many items**: one compiled loop (numba ``njit``, ``cache=True``, ``nogil``; over contiguous
   pieces of the items in up to :func:`._threads.get_num_threads` threads when the batch is large,
   see :func:`._threads.set_num_threads`) runs the same filter (:mod:`._loops`), writing answers and
-  doubt flags; then ``_exact`` runs on the doubtful items only. Arguments shared by every item (the
+  doubt flags; then ``_exact`` runs on the doubtful items only. A pattern's first batch of at
+  most ``_background.INTERPRETED_FIRST`` items runs interpreted instead while its loop compiles in
+  a thread (:mod:`._background`), and so do its small batches until the loop is ready; a larger
+  first batch compiles the loop and waits for it. Arguments shared by every item (the
   leading ones, a frame of axes, scalars, a frustum's constants) are constants of the loop (one
   compiled loop per pattern of them), so what depends on them alone is computed once, not per
   item. Filters compute with
@@ -94,8 +97,17 @@ from typing import Any
 
 import numpy as np
 
+from . import _background
 from ._inline import inlined
-from ._loops import Column, compile_loop, get_jit, loop_args, numba_jit_disabled, run_interpreted
+from ._loops import (
+    Column,
+    compile_loop,
+    compiler,
+    get_jit,
+    loop_args,
+    numba_jit_disabled,
+    run_interpreted,
+)
 from ._one import AXES_SHAPE, POINT_SHAPE, SCALAR_SHAPE, parse, query_class
 from ._threads import PARALLEL_MIN, in_shares
 from ._validate import (
@@ -338,7 +350,16 @@ class Query:
         singles = tuple(isinstance(c, tuple) for c in columns)
         case = None if self.case is None else self.case(columns)
         loop, second = self._loop(singles, dtype == np.float32 if self.t32 else None, case)
-        return self._first_pass(loop, second, (singles, dtype, case), columns, outs, doubt)
+        key = (singles, dtype, case)
+        m = doubt.shape[0]
+        if key not in self._ran and m <= _background.INTERPRETED_FIRST:
+            compile = compiler(loop, [*loop_args(columns), *outs, doubt])
+            if _background.compiling((self, key), compile):
+                # (the filter as written, unless inlined already: inlining it costs the largest
+                # filters more than such a batch)
+                return run_interpreted(self._python or self.filter, columns, self.kinds, m,
+                                       outs, doubt, self._flags[dtype == np.float32])
+        return self._first_pass(loop, second, key, columns, outs, doubt)
 
     def _first_pass(self, loop: Callable[..., int], second: Callable[..., int] | None,
                     key: tuple[tuple[bool, ...], type, bool | None], columns: list[Column],

@@ -22,7 +22,7 @@ from ._floats import interpreted, two_product
 from ._specialize import specialized
 from ._validate import AXES, Kind
 
-__all__ = ["Column", "compile_loop", "get_jit", "loop_args", "njit_cached",
+__all__ = ["Column", "compile_loop", "compiler", "get_jit", "loop_args", "njit_cached",
            "numba_jit_disabled", "register_jitables", "run_interpreted", "set_jit"]
 
 
@@ -362,6 +362,17 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
 
     return (njit_cached(namespace[name], **options),
             njit_cached(namespace[f"{name}_second"], **options) if second_pass else None)
+
+
+def compiler(loop: Callable[..., int], args: Sequence[Any]) -> Callable[[], object]:
+    """A call that compiles ``loop`` (a loop of :func:`compile_loop`) for the types of ``args``
+    (numba's ``typeof`` of each, worked out here), as its first call with them would, without
+    running it (:mod:`._background`)."""
+    import numba
+
+    types = tuple(numba.typeof(a) for a in args)  # type: ignore[no-untyped-call]
+    dispatcher: Any = loop
+    return lambda: dispatcher.compile(types)
 
 
 def njit_cached(fn: Callable[..., Any], **options: Any) -> Any:

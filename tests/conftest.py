@@ -74,6 +74,20 @@ def _raise_on_float_errors():
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _first_batches_compile():
+    """Every batch runs a compiled loop where jit is on, the first of its pattern included:
+    outside the tests a small first batch runs interpreted while its loop compiles
+    (``geometry._background``), which would leave the compiled backend's tests testing the
+    interpreter. (Its own test turns it back on.)"""
+    from geometry import _background
+
+    before = _background.INTERPRETED_FIRST
+    _background.INTERPRETED_FIRST = 0
+    yield
+    _background.INTERPRETED_FIRST = before
+
+
 @pytest.fixture(params=["jit", "interpreted"])
 def each_backend(request):
     """Run a test twice: with batches in compiled loops and in the interpreter

@@ -121,9 +121,10 @@ def test_app_wheel_renders_from_another_directory(wheel, tmp_path):
 
 _CACHE_PROBE = """
 import numpy as np, geometry
-from geometry import _engine
+from geometry import _background, _engine
 box = np.random.default_rng(0).random((100, 3))
 geometry.classify_segment_aabb([-1, .5, .5], [2, .5, .5], box - .1, box + .1)
+_background.wait()  # (a first batch this small has its loop compiled behind it)
 (stats,) = [loop.stats for q in _engine._queries for loop, _ in q._loops.values()]
 print(geometry.__file__, stats.cache_path, stats.cache_hits, stats.cache_misses)
 """

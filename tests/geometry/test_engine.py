@@ -12,6 +12,7 @@ import pytest
 
 import geometry
 from geometry import (
+    _background,
     _engine,
     _floats,
     _validate,
@@ -243,6 +244,28 @@ def test_interpreted_is_false_only_in_compiled_loops(jit):
     try:
         np.testing.assert_array_equal(query(np.zeros(4)), np.full(4, 0.0 if jit else 1.0))
         assert query(0.0) == 1.0, "one item runs in Python"
+    finally:
+        geometry.set_jit(before)
+
+
+def test_a_first_small_batch_runs_interpreted_while_its_loop_compiles(monkeypatch):
+    """A pattern's first batch of at most INTERPRETED_FIRST items runs in the interpreter while
+    its loop compiles in a thread (:mod:`geometry._background`; the suite's conftest turns this
+    off, so that the compiled backend's tests run compiled loops); once the loop is ready the
+    pattern's batches run it; a larger first batch compiles its loop and runs it at once."""
+    monkeypatch.setattr(_background, "INTERPRETED_FIRST", 8)
+    query = _engine.Query(_interpreted_probe, lambda x: 1.0, args=[("x", _validate.T_MIN)],
+                          outputs=[_engine.T])
+    before = geometry.get_jit()
+    geometry.set_jit(True)
+    try:
+        np.testing.assert_array_equal(query(np.zeros(8)), np.ones(8),
+                                      err_msg="a first batch of 8: interpreted")
+        _background.wait()
+        np.testing.assert_array_equal(query(np.zeros(8)), np.zeros(8),
+                                      err_msg="the loop compiled: it runs the batch")
+        np.testing.assert_array_equal(query(np.zeros(9, np.float32)), np.zeros(9),
+                                      err_msg="a first batch of 9 (another dtype): compiled")
     finally:
         geometry.set_jit(before)
 

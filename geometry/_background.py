@@ -1,0 +1,67 @@
+"""Loops compiled in the background, behind a first batch small enough for the interpreter.
+
+A query's first batch of a pattern (:mod:`._engine`) needs its loop compiled: one to two
+seconds of numba where nothing is cached yet. A batch of at most :data:`INTERPRETED_FIRST`
+items costs the interpreter far less (a few microseconds an item), and gives the same bits
+(:func:`._loops.run_interpreted` runs the very filter the loop compiles). Such a batch therefore
+starts the loop's compilation in a thread of its own (:func:`compiling`) and runs interpreted;
+so do the pattern's small batches after it until the loop is ready, and from then on the loop
+runs them. A larger first batch compiles the loop in the caller's thread and waits, as it
+always did: there the interpreter would cost more than the compilation.
+
+The thread is not a daemon: a process that ends while a loop compiles waits for it, so that
+numba's cache holds the loop for the next process. A fork waits for it too (``os.fork`` in
+multiprocessing, a preforking server): numba compiles under one process-wide lock, and a
+child forked while another thread held it could never take it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Hashable
+
+__all__ = ["INTERPRETED_FIRST", "compiling", "wait"]
+
+#: The most items of a first batch that runs interpreted while its loop compiles behind it (at
+#: most some 13 us an item in CPython, so about 50 ms for the costliest filter).
+INTERPRETED_FIRST = 4096
+
+_threads: dict[Hashable, threading.Thread] = {}
+_lock = threading.Lock()
+
+
+def compiling(key: Hashable, compile: Callable[[], object]) -> bool:
+    """Whether the loop ``key`` names is still compiling in the background, ``compile`` (which
+    compiles it) started in a thread first if it was not yet: the caller then runs its batch
+    interpreted. False once that thread has finished, whether it compiled the loop or failed
+    (the caller's own call of the loop then compiles it, and raises what compiling raises)."""
+    with _lock:
+        thread = _threads.get(key)
+        if thread is None:
+            thread = threading.Thread(target=_quietly, args=(compile,),
+                                      name="slablab loop compiler")
+            _threads[key] = thread
+            thread.start()
+            return True
+    return thread.is_alive()
+
+
+def _quietly(compile: Callable[[], object]) -> None:
+    try:
+        compile()
+    except Exception:  # noqa: BLE001 - raised again where the loop is called (compiling)
+        pass
+
+
+def wait() -> None:
+    """Wait for every loop compiling in the background (the benchmarks time it; a fork waits)."""
+    with _lock:
+        threads = list(_threads.values())
+    for thread in threads:
+        if thread is not threading.current_thread():
+            thread.join()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(before=wait)
