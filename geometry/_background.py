@@ -6,8 +6,10 @@ items costs the interpreter far less (a few microseconds an item), and gives the
 (:func:`._loops.run_interpreted` runs the very filter the loop compiles). Such a batch therefore
 starts the loop's compilation in a thread of its own (:func:`compiling`) and runs interpreted;
 so do the pattern's small batches after it until the loop is ready, and from then on the loop
-runs them. A larger first batch compiles the loop in the caller's thread and waits, as it
-always did: there the interpreter would cost more than the compilation.
+runs them. The loop's second pass, if its query has one, compiles in the same thread after it,
+so that no later batch with doubtful items stops to compile it. A larger first batch compiles
+the loop in the caller's thread and waits, as it always did: there the interpreter would cost
+more than the compilation.
 
 The thread is not a daemon: a process that ends while a loop compiles waits for it, so that
 numba's cache holds the loop for the next process. A fork waits for it too (``os.fork`` in
@@ -27,37 +29,48 @@ __all__ = ["INTERPRETED_FIRST", "compiling", "wait"]
 #: most some 13 us an item in CPython, so about 50 ms for the costliest filter).
 INTERPRETED_FIRST = 4096
 
-_threads: dict[Hashable, threading.Thread] = {}
+_jobs: dict[Hashable, tuple[threading.Thread, threading.Event]] = {}
 _lock = threading.Lock()
 
 
-def compiling(key: Hashable, compile: Callable[[], object]) -> bool:
+def compiling(key: Hashable, compile: Callable[[], object],
+              then: Callable[[], object] | None = None) -> bool:
     """Whether the loop ``key`` names is still compiling in the background, ``compile`` (which
     compiles it) started in a thread first if it was not yet: the caller then runs its batch
-    interpreted. False once that thread has finished, whether it compiled the loop or failed
-    (the caller's own call of the loop then compiles it, and raises what compiling raises)."""
+    interpreted. False once ``compile`` has returned, or failed (the caller's own call of the
+    loop then compiles it, and raises what compiling raises). ``then`` runs in the same thread
+    after it (the loop's second pass compiles there, so that no later batch waits for it)."""
     with _lock:
-        thread = _threads.get(key)
-        if thread is None:
-            thread = threading.Thread(target=_quietly, args=(compile,),
+        job = _jobs.get(key)
+        if job is None:
+            ready = threading.Event()
+            thread = threading.Thread(target=_run, args=(compile, then, ready),
                                       name="slablab loop compiler")
-            _threads[key] = thread
+            _jobs[key] = thread, ready
             thread.start()
             return True
-    return thread.is_alive()
+    return not job[1].is_set()
 
 
-def _quietly(compile: Callable[[], object]) -> None:
+def _run(compile: Callable[[], object], then: Callable[[], object] | None,
+         ready: threading.Event) -> None:
     try:
         compile()
     except Exception:  # noqa: BLE001 - raised again where the loop is called (compiling)
-        pass
+        return
+    finally:
+        ready.set()
+    if then is not None:
+        try:
+            then()
+        except Exception:  # noqa: BLE001 - raised again where it is called
+            pass
 
 
 def wait() -> None:
     """Wait for every loop compiling in the background (the benchmarks time it; a fork waits)."""
     with _lock:
-        threads = list(_threads.values())
+        threads = [thread for thread, _ in _jobs.values()]
     for thread in threads:
         if thread is not threading.current_thread():
             thread.join()

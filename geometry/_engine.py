@@ -353,8 +353,8 @@ class Query:
         key = (singles, dtype, case)
         m = doubt.shape[0]
         if key not in self._ran and m <= _background.INTERPRETED_FIRST:
-            compile = compiler(loop, [*loop_args(columns), *outs, doubt])
-            if _background.compiling((self, key), compile):
+            compile, then = compiler(loop, second, [*loop_args(columns), *outs, doubt])
+            if _background.compiling((self, key), compile, then):
                 # (the filter as written, unless inlined already: inlining it costs the largest
                 # filters more than such a batch)
                 return run_interpreted(self._python or self.filter, columns, self.kinds, m,

@@ -364,15 +364,20 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
             njit_cached(namespace[f"{name}_second"], **options) if second_pass else None)
 
 
-def compiler(loop: Callable[..., int], args: Sequence[Any]) -> Callable[[], object]:
-    """A call that compiles ``loop`` (a loop of :func:`compile_loop`) for the types of ``args``
-    (numba's ``typeof`` of each, worked out here), as its first call with them would, without
-    running it (:mod:`._background`)."""
+def compiler(loop: Callable[..., int], second: Callable[..., int] | None, args: Sequence[Any]
+             ) -> tuple[Callable[[], None], Callable[[], None] | None]:
+    """Calls that compile ``loop`` and ``second`` (what :func:`compile_loop` gives; None where
+    there is no second pass) for the types of ``args`` (numba's ``typeof`` of each, worked out
+    here), as their first calls with them would (the second pass's with the number of doubts
+    after them), without running them (:mod:`._background`)."""
     import numba
 
     types = tuple(numba.typeof(a) for a in args)  # type: ignore[no-untyped-call]
-    dispatcher: Any = loop
-    return lambda: dispatcher.compile(types)
+    count = numba.typeof(0)  # type: ignore[no-untyped-call]
+    first: Any = loop
+    then: Any = second
+    return ((lambda: first.compile(types)),
+            None if then is None else (lambda: then.compile((*types, count))))
 
 
 def njit_cached(fn: Callable[..., Any], **options: Any) -> Any:

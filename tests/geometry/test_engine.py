@@ -266,8 +266,21 @@ def test_a_first_small_batch_runs_interpreted_while_its_loop_compiles(monkeypatc
                                       err_msg="the loop compiled: it runs the batch")
         np.testing.assert_array_equal(query(np.zeros(9, np.float32)), np.zeros(9),
                                       err_msg="a first batch of 9 (another dtype): compiled")
+        passes = _engine.Query(_second_pass_probe, lambda x: 1.0,
+                               args=[("x", _validate.T_MIN)], outputs=[_engine.T],
+                               second_pass=True)
+        np.testing.assert_array_equal(passes(np.zeros(8)), np.ones(8))
+        _background.wait()
+        ((_, second),) = passes._loops.values()
+        assert second is not None and second.signatures, (
+            "the second pass compiles behind the first batch too")
     finally:
         geometry.set_jit(before)
+
+
+def _second_pass_probe(x: float, first_pass: bool) -> tuple[float, bool]:
+    """:func:`_interpreted_probe` for a query with a second pass (that it never needs)."""
+    return (1.0 if _floats.interpreted() else 0.0), False
 
 
 @pytest.mark.parametrize("query", ["aabb", "obb"])
