@@ -12,11 +12,11 @@ numba`` and the first call of a trivial ``cache=True`` function (warm), in the s
   empty cache of its own); the range beside it when ``--repeat`` > 1.
 - ``cold CPU s`` / ``warm CPU s``: the process's CPU time over the same call (all its threads):
   on a shared machine wall time grows with the load, CPU time much less.
-- ``cold, loop ready s``: from the same start until the kind's compiled loop is ready. A first
-  batch this small runs interpreted while its loop compiles in a background thread
-  (``geometry._background``), so ``cold s`` is the interpreter's time and this column the
-  compilation's (a first batch of more than ``INTERPRETED_FIRST`` items waits for it);
-  ``BoxTree`` and the floor compile in the call itself.
+- ``cold, compiled s``: from the same start until the kind's loop (and its second pass, where it
+  has one) is compiled. A first batch this small runs interpreted while they compile in a
+  background thread (``geometry._background``), so ``cold s`` is the interpreter's time and
+  this column the compilation's (a first batch of more than ``INTERPRETED_FIRST`` items waits
+  for the loop); ``BoxTree`` and the floor compile in the call itself.
 - goals (issue 39): cold at most 1 s, warm at most 0.5 s, wall time on an idle machine.
 """
 
@@ -135,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print()
-    print("| first call in a new process | cold s | cold CPU s | cold, loop ready s | warm s "
+    print("| first call in a new process | cold s | cold CPU s | cold, compiled s | warm s "
           "| warm CPU s |")
     print("|---|--:|--:|--:|--:|--:|")
     imports: list[float] = []
