@@ -76,5 +76,12 @@ def wait() -> None:
             thread.join()
 
 
+def _after_fork() -> None:
+    """In a forked child only the forking thread runs: a lock another thread held at the fork
+    (starting a compilation) would never be released, so the child's is new."""
+    global _lock
+    _lock = threading.Lock()
+
+
 if hasattr(os, "register_at_fork"):  # POSIX
-    os.register_at_fork(before=wait)
+    os.register_at_fork(before=wait, after_in_child=_after_fork)

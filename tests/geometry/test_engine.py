@@ -4,6 +4,8 @@ depth from a public function to its filter, and a package without import cycles.
 from __future__ import annotations
 
 import ast
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -274,6 +276,28 @@ def test_a_first_small_batch_runs_interpreted_while_its_loop_compiles(monkeypatc
         ((_, second),) = passes._loops.values()
         assert second is not None and second.signatures, (
             "the second pass compiles behind the first batch too")
+    finally:
+        geometry.set_jit(before)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX fork")
+def test_a_fork_waits_for_a_loop_compiling_behind(monkeypatch):
+    """numba compiles under one process-wide lock: a child forked while the background thread
+    held it would wait for ever at its first compiled batch. The fork waits for the thread."""
+    monkeypatch.setattr(_background, "INTERPRETED_FIRST", 8)
+    query = _engine.Query(_interpreted_probe, lambda x: 1.0, args=[("x", _validate.T_MIN)],
+                          outputs=[_engine.T])
+    before = geometry.get_jit()
+    geometry.set_jit(True)
+    try:
+        query(np.zeros(8))  # its loop starts compiling behind
+        pid = os.fork()
+        if pid == 0:  # the child: a batch too large to run interpreted
+            signal.alarm(30)  # (a deadlock ends here, as a failure)
+            os._exit(0 if query(np.zeros(9)).tolist() == [0.0] * 9 else 1)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, (
+            f"expected the child's compiled batch to run, got wait status {status}")
     finally:
         geometry.set_jit(before)
 
