@@ -250,56 +250,52 @@ def test_interpreted_is_false_only_in_compiled_loops(jit):
         geometry.set_jit(before)
 
 
-def test_a_first_small_batch_runs_interpreted_while_its_loop_compiles(monkeypatch):
-    """A pattern's first batch of at most INTERPRETED_FIRST items runs in the interpreter while
-    its loop compiles in a thread (:mod:`geometry._background`; the suite's conftest turns this
-    off, so that the compiled backend's tests run compiled loops); once the loop is ready the
-    pattern's batches run it; a larger first batch compiles its loop and runs it at once."""
+@pytest.fixture
+def behind(monkeypatch):
+    """A fresh probe query (:func:`_interpreted_probe`, no loop compiled), with jit on and first
+    batches of up to 8 items run interpreted while their loops compile (the suite's conftest
+    turns that off, so that the compiled backend's tests run compiled loops)."""
     monkeypatch.setattr(_background, "INTERPRETED_FIRST", 8)
-    query = _engine.Query(_interpreted_probe, lambda x: 1.0, args=[("x", _validate.T_MIN)],
-                          outputs=[_engine.T])
     before = geometry.get_jit()
     geometry.set_jit(True)
-    try:
-        np.testing.assert_array_equal(query(np.zeros(8)), np.ones(8),
-                                      err_msg="a first batch of 8: interpreted")
-        _background.wait()
-        np.testing.assert_array_equal(query(np.zeros(8)), np.zeros(8),
-                                      err_msg="the loop compiled: it runs the batch")
-        np.testing.assert_array_equal(query(np.zeros(9, np.float32)), np.zeros(9),
-                                      err_msg="a first batch of 9 (another dtype): compiled")
-        passes = _engine.Query(_second_pass_probe, lambda x: 1.0,
-                               args=[("x", _validate.T_MIN)], outputs=[_engine.T],
-                               second_pass=True)
-        np.testing.assert_array_equal(passes(np.zeros(8)), np.ones(8))
-        _background.wait()
-        ((_, second),) = passes._loops.values()
-        assert second is not None and second.signatures, (
-            "the second pass compiles behind the first batch too")
-    finally:
-        geometry.set_jit(before)
+    yield _engine.Query(_interpreted_probe, lambda x: 1.0, args=[("x", _validate.T_MIN)],
+                        outputs=[_engine.T])
+    geometry.set_jit(before)
+
+
+def test_a_first_small_batch_runs_interpreted_while_its_loop_compiles(behind):
+    """A pattern's first batch of at most INTERPRETED_FIRST items runs in the interpreter while
+    its loop compiles in a thread (:mod:`geometry._background`); once the loop is ready the
+    pattern's batches run it; a larger first batch compiles its loop and runs it at once; a
+    second pass compiles behind the first batch too."""
+    np.testing.assert_array_equal(behind(np.zeros(8)), np.ones(8),
+                                  err_msg="a first batch of 8: interpreted")
+    _background.wait()
+    np.testing.assert_array_equal(behind(np.zeros(8)), np.zeros(8),
+                                  err_msg="the loop compiled: it runs the batch")
+    np.testing.assert_array_equal(behind(np.zeros(9, np.float32)), np.zeros(9),
+                                  err_msg="a first batch of 9 (another dtype): compiled")
+    passes = _engine.Query(_second_pass_probe, lambda x: 1.0, args=[("x", _validate.T_MIN)],
+                           outputs=[_engine.T], second_pass=True)
+    np.testing.assert_array_equal(passes(np.zeros(8)), np.ones(8))
+    _background.wait()
+    ((_, second),) = passes._loops.values()
+    assert second is not None and second.signatures, (
+        "the second pass compiles behind the first batch too")
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX fork")
-def test_a_fork_waits_for_a_loop_compiling_behind(monkeypatch):
+def test_a_fork_waits_for_a_loop_compiling_behind(behind):
     """numba compiles under one process-wide lock: a child forked while the background thread
     held it would wait for ever at its first compiled batch. The fork waits for the thread."""
-    monkeypatch.setattr(_background, "INTERPRETED_FIRST", 8)
-    query = _engine.Query(_interpreted_probe, lambda x: 1.0, args=[("x", _validate.T_MIN)],
-                          outputs=[_engine.T])
-    before = geometry.get_jit()
-    geometry.set_jit(True)
-    try:
-        query(np.zeros(8))  # its loop starts compiling behind
-        pid = os.fork()
-        if pid == 0:  # the child: a batch too large to run interpreted
-            signal.alarm(30)  # (a deadlock ends here, as a failure)
-            os._exit(0 if query(np.zeros(9)).tolist() == [0.0] * 9 else 1)
-        _, status = os.waitpid(pid, 0)
-        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, (
-            f"expected the child's compiled batch to run, got wait status {status}")
-    finally:
-        geometry.set_jit(before)
+    behind(np.zeros(8))  # its loop starts compiling behind
+    pid = os.fork()
+    if pid == 0:  # the child: a batch too large to run interpreted
+        signal.alarm(30)  # (a deadlock ends here, as a failure)
+        os._exit(0 if behind(np.zeros(9)).tolist() == [0.0] * 9 else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, (
+        f"expected the child's compiled batch to run, got wait status {status}")
 
 
 def _second_pass_probe(x: float, first_pass: bool) -> tuple[float, bool]:
