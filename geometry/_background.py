@@ -33,16 +33,19 @@ _jobs: dict[Hashable, tuple[threading.Thread, threading.Event]] = {}
 _lock = threading.Lock()
 
 
-def compiling(key: Hashable, compile: Callable[[], object],
-              then: Callable[[], object] | None = None) -> bool:
-    """Whether the loop ``key`` names is still compiling in the background, ``compile`` (which
-    compiles it) started in a thread first if it was not yet: the caller then runs its batch
-    interpreted. False once ``compile`` has returned, or failed (the caller's own call of the
-    loop then compiles it, and raises what compiling raises). ``then`` runs in the same thread
-    after it (the loop's second pass compiles there, so that no later batch waits for it)."""
+def compiling(key: Hashable, start: Callable[[], tuple[Callable[[], object],
+                                                       Callable[[], object] | None]]) -> bool:
+    """Whether the loop ``key`` names is still compiling in the background, its compilation
+    started in a thread first if it was not yet: the caller then runs its batch interpreted.
+    ``start`` gives the calls that compile the loop and then its second pass (None where there
+    is none); it runs here, only where the compilation starts. False once the loop has
+    compiled, or failed to (the caller's own call of the loop then compiles it, and raises what
+    compiling raises); the second pass compiles in the same thread after it, so that no later
+    batch waits for it."""
     with _lock:
         job = _jobs.get(key)
         if job is None:
+            compile, then = start()
             ready = threading.Event()
             thread = threading.Thread(target=_run, args=(compile, then, ready),
                                       name="slablab loop compiler")

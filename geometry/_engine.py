@@ -346,19 +346,19 @@ class Query:
     def _run_loop(self, columns: list[Column], outs: list[np.ndarray], doubt: np.ndarray,
                   dtype: type) -> int:
         """The compiled loop over every item, and its second pass if the filter has one and the
-        first doubted any items; returns the number of doubtful items."""
+        first doubted any items; returns the number of doubtful items. A small batch whose loop
+        is not compiled yet runs interpreted while it compiles behind (:mod:`._background`)."""
         singles = tuple(isinstance(c, tuple) for c in columns)
         case = None if self.case is None else self.case(columns)
         loop, second = self._loop(singles, dtype == np.float32 if self.t32 else None, case)
         key = (singles, dtype, case)
         m = doubt.shape[0]
-        if key not in self._ran and m <= _background.INTERPRETED_FIRST:
-            compile, then = compiler(loop, second, [*loop_args(columns), *outs, doubt])
-            if _background.compiling((self, key), compile, then):
-                # (the filter as written, unless inlined already: inlining it costs the largest
-                # filters more than such a batch)
-                return run_interpreted(self._python or self.filter, columns, self.kinds, m,
-                                       outs, doubt, self._flags[dtype == np.float32])
+        if key not in self._ran and m <= _background.INTERPRETED_FIRST and _background.compiling(
+                (self, key), lambda: compiler(loop, second, [*loop_args(columns), *outs, doubt])):
+            # (the filter as written, unless inlined already: inlining it costs the largest
+            # filters more than such a batch)
+            return run_interpreted(self._python or self.filter, columns, self.kinds, m, outs,
+                                   doubt, self._flags[dtype == np.float32])
         return self._first_pass(loop, second, key, columns, outs, doubt)
 
     def _first_pass(self, loop: Callable[..., int], second: Callable[..., int] | None,
