@@ -4,9 +4,11 @@ Run ``.venv/bin/python -m benchmarks.bench_startup`` (or ``./benchmarks/run_quer
 --startup``, after the query tables). Each kind runs in fresh interpreters sharing one
 ``NUMBA_CACHE_DIR``, empty at first: the ``cold`` run compiles and writes the cache, the ``warm``
 runs load it. A row is the kind's first batched call (1000 items, float64), ``BoxTree`` its
-build and first ``nearest_ray_hits``; ``import geometry`` and building the inputs are timed
-apart (not in the row). The ``numba floor`` row is numba's own share of any first call: ``import
-numba`` and the first call of a trivial ``cache=True`` function (warm), in the same way.
+build (over the same 1000 boxes) and first ``nearest_ray_hits``, ``BoxTree.<method>`` the
+build and that method (``from_obbs``: an OBB tree's build and ``nearest_ray_hits``); ``import
+geometry`` and building the inputs are timed apart (not in the row). The ``numba floor`` row is
+numba's own share of any first call: ``import numba`` and the first call of a trivial
+``cache=True`` function (warm), in the same way.
 
 - ``cold s`` / ``warm s``: wall time, the median over ``--repeat`` processes (cold: each with an
   empty cache of its own); the range beside it when ``--repeat`` > 1.
@@ -16,7 +18,8 @@ numba`` and the first call of a trivial ``cache=True`` function (warm), in the s
   has one) is compiled. A first batch this small runs interpreted while they compile in a
   background thread (``geometry._background``), so ``cold s`` is the interpreter's time and
   this column the compilation's (a first batch of more than ``INTERPRETED_FIRST`` items waits
-  for the loop); ``BoxTree`` and the floor compile in the call itself.
+  for the loop). A tree's build and walks run interpreted in the same way while they compile
+  (:class:`geometry._background.Tiered`); the floor compiles in the call itself.
 - goals (issue 39): cold at most 1 s, warm at most 0.5 s, wall time on an idle machine.
 """
 
@@ -70,6 +73,11 @@ KINDS = {
     "classify_obb_frustum": "g.classify_obb_frustum(c, axes, h, frustum)",
     "BoxTree": ("g.BoxTree(lo, hi).nearest_ray_hits(np.zeros((10, 3)), "
                 "np.ones((10, 3)))"),
+    "BoxTree.self_pairs": "g.BoxTree(lo, hi).self_pairs()",
+    "BoxTree.nearest_boxes": "g.BoxTree(lo, hi).nearest_boxes(c[:10], 4)",
+    "BoxTree.frustum": "g.BoxTree(lo, hi).frustum(frustum)",
+    "BoxTree.from_obbs": ("g.BoxTree.from_obbs(c, axes, h).nearest_ray_hits(np.zeros((10, 3)), "
+                          "np.ones((10, 3)))"),
 }
 
 _FLOOR = """

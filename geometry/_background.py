@@ -11,6 +11,10 @@ so that no later batch with doubtful items stops to compile it. A larger first b
 the loop in the caller's thread and waits, as it always did: there the interpreter would cost
 more than the compilation.
 
+``BoxTree``'s build and walks are compiled functions of their own, called from Python
+(:func:`tiered`): a call whose arrays are small enough for the interpreter runs the function as
+written while numba compiles it in a thread, in the same way.
+
 The thread is not a daemon: a process that ends while a loop compiles waits for it, so that
 numba's cache holds the loop for the next process. A fork waits for it too (``os.fork`` in
 multiprocessing, a preforking server): numba compiles under one process-wide lock, and a
@@ -22,8 +26,13 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Hashable
+from typing import Any
 
-__all__ = ["INTERPRETED_FIRST", "compiling", "wait"]
+import numpy as np
+
+from ._loops import get_jit, numba_jit_disabled
+
+__all__ = ["INTERPRETED_FIRST", "Tiered", "compiling", "wait"]
 
 #: The most items of a first batch that runs interpreted while its loop compiles behind it (at
 #: most some 13 us an item in CPython, so about 50 ms for the costliest filter).
@@ -68,6 +77,57 @@ def _run(compile: Callable[[], object], then: Callable[[], object] | None,
             then()
         except Exception:  # noqa: BLE001 - raised again where it is called
             pass
+
+
+class Tiered:
+    """A function compiled with numba (``compiled``, :func:`._loops.njit_cached`) and called
+    from Python, that runs as written (``py_func``) while it compiles: the first call with
+    argument types not compiled yet whose arrays have at most ``2 * INTERPRETED_FIRST`` rows
+    (a tree of that many boxes has one node fewer; arrays in a tuple argument, such as a
+    ``Tree``, count) starts compiling it for those types in a thread (:func:`compiling`) and
+    runs interpreted; so do such calls until it is compiled, then every call runs compiled. A
+    larger call compiles and waits, as a plain numba function does. With ``set_jit(False)``
+    every call runs interpreted. The functions it calls must run in Python as they do compiled
+    (plain functions that numba compiles into their callers, ``register_jitable``), so that
+    both give the same results."""
+
+    def __init__(self, func: Callable[..., Any], compiled: Any) -> None:
+        self.py_func = func
+        self.compiled = compiled
+        self.__doc__ = func.__doc__
+        self._ready = False  #: a compilation behind a call has finished: no more checks
+
+    def __call__(self, *args: Any) -> Any:
+        if not get_jit():
+            return self.interpreted(*args)
+        if self._ready:
+            return self.compiled(*args)
+        if numba_jit_disabled():
+            return self.interpreted(*args)
+        if 0 < INTERPRETED_FIRST and _rows(args) <= 2 * INTERPRETED_FIRST:
+            import numba
+
+            types = tuple(numba.typeof(a) for a in args)  # type: ignore[no-untyped-call]
+            if compiling((self, types), lambda: ((lambda: self.compiled.compile(types)), None)):
+                return self.interpreted(*args)
+            self._ready = True
+        return self.compiled(*args)
+
+    def interpreted(self, *args: Any) -> Any:
+        """The function as written, with numpy's floating-point errors ignored as compiled code
+        ignores them (numpy scalars would raise under ``np.seterr(all="raise")``)."""
+        with np.errstate(all="ignore"):
+            return self.py_func(*args)
+
+
+def _rows(args: tuple[Any, ...]) -> int:
+    """The most rows of an array among ``args`` and the items of tuples among them."""
+    rows = 0
+    for a in args:
+        for x in a if isinstance(a, tuple) else (a,):
+            if isinstance(x, np.ndarray) and x.ndim:
+                rows = max(rows, x.shape[0])
+    return rows
 
 
 def wait() -> None:

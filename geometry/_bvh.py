@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._bvh_build import Tree, _compiled, build, refit, refit_boxes
+from ._bvh_build import Tree, _compiled, _helper, build, refit, refit_boxes
 from ._threads import in_shares
 
 __all__ = ["Queries", "Tree", "build", "candidates", "queries", "refit", "refit_boxes"]
@@ -145,7 +145,7 @@ class _Query(NamedTuple):
     out_max: float
 
 
-@_compiled
+@_helper
 def _row(qs, r):  # type: ignore[no-untyped-def]
     return _Query(
         (qs.box_min[r, 0], qs.box_min[r, 1], qs.box_min[r, 2]),
@@ -158,7 +158,7 @@ def _row(qs, r):  # type: ignore[no-untyped-def]
         qs.nearest, qs.out_rel, qs.out_abs, qs.out_max)
 
 
-@_compiled
+@_helper
 def _axis(b_lo, b_hi, q_lo, q_hi, o, inv, mode, entry, exit_):  # type: ignore[no-untyped-def]
     """One axis of :func:`_slab`: ``(entry, exit)`` narrowed by the slab [b_lo, b_hi], and
     whether the axis admits the query at all."""
@@ -176,7 +176,7 @@ def _axis(b_lo, b_hi, q_lo, q_hi, o, inv, mode, entry, exit_):  # type: ignore[n
     return entry, exit_, b_lo <= q_hi and q_lo <= b_hi
 
 
-@_compiled
+@_helper
 def _slab(lo, hi, j, q):  # type: ignore[no-untyped-def]
     """Box ``j`` of ``(lo, hi)`` against query ``q``: the rounded ``(entry, exit)`` of its line
     in the box, and ``inside``: False when the box surely misses the query (exact: a zero
@@ -191,7 +191,7 @@ def _slab(lo, hi, j, q):  # type: ignore[no-untyped-def]
     return entry, exit_, in0 and in1 and in2
 
 
-@_compiled
+@_helper
 def _may_hit(entry, exit_, inside, q):  # type: ignore[no-untyped-def]
     """False only when the exact line interval, clamped to [t_lo, t_hi], is surely empty."""
     if not inside:
@@ -201,7 +201,7 @@ def _may_hit(entry, exit_, inside, q):  # type: ignore[no-untyped-def]
     return not (e > x or e > q.t_hi or x < q.t_lo)
 
 
-@_compiled
+@_helper
 def _enter_lower(entry, q):  # type: ignore[no-untyped-def]
     """A lower bound on the public ``t_enter`` of every box in a node whose entry is ``entry``:
     -inf where that ``t_enter`` may round to -inf (beyond the output dtype's range). A value
@@ -213,7 +213,7 @@ def _enter_lower(entry, q):  # type: ignore[no-untyped-def]
     return e if e >= -q.out_max else -_INF  # also NaN
 
 
-@_compiled
+@_helper
 def _enter_upper(entry, exit_, inside, q):  # type: ignore[no-untyped-def]
     """An upper bound on the public ``t_enter`` of a surely hit box, else +inf: +inf too where
     that ``t_enter`` may round to +inf. A value beyond ``-out_max`` rounds to -inf or to a
@@ -231,7 +231,7 @@ def _enter_upper(entry, exit_, inside, q):  # type: ignore[no-untyped-def]
     return up if up <= q.out_max else _INF
 
 
-@_compiled
+@_helper
 def _grown(out, low):  # type: ignore[no-untyped-def]
     """``out`` and ``low`` in arrays twice their size."""
     n = out.shape[0]
@@ -243,7 +243,7 @@ def _grown(out, low):  # type: ignore[no-untyped-def]
     return more_out, more_low
 
 
-@_compiled
+@_helper
 def _walk(tree, q, out, low, n):  # type: ignore[no-untyped-def]
     """Append query ``q``'s candidates to ``out[n:]`` (leaf positions) and their ``t_enter``
     lower bounds to ``low[n:]``, growing both as needed: ``(out, low, n)`` after them.

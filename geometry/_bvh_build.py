@@ -14,7 +14,9 @@ Refit (:func:`refit`): new coordinates for the same boxes keep the topology; one
 copies them to leaf order and recomputes every node's bounds, so the walks stay exact however
 far the boxes moved (only their speed decays).
 
-The walk over it is in :mod:`._bvh`; both compile with :func:`_compiled`.
+The walk over it is in :mod:`._bvh`; both compile with :func:`_compiled` (the functions called
+from Python) and :func:`_helper` (those they call). A first build of a few thousand boxes runs
+them as written while they compile (:class:`._background.Tiered`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._background import Tiered
 from ._bvh_results import as_tree_boxes
 from ._loops import njit_cached
 from ._threads import in_shares
@@ -40,11 +43,21 @@ _GATHER_SHARE_MIN = 1 << 17
 _LAST_CODE = (1 << 63) - 1  #: the empty boxes' code: after (or with) every Morton code
 
 
-def _compiled(func: Any) -> Any:
-    """``numba.njit``, cached next to the package where it can write, else uncached (a
-    read-only install), releasing the GIL (the walks run on the package's threads). No
-    fastmath: the walk's error bounds (:mod:`._bvh`) assume IEEE arithmetic."""
-    return njit_cached(func, error_model="numpy", nogil=True)
+def _compiled(func: Any) -> Tiered:
+    """A function of the build or a walk that Python calls: ``numba.njit``, cached next to the
+    package where it can write, else uncached (a read-only install), releasing the GIL (the
+    walks run on the package's threads), run as written while it compiles behind a small first
+    call (:class:`._background.Tiered`). No fastmath: the walk's error bounds (:mod:`._bvh`)
+    assume IEEE arithmetic."""
+    return Tiered(func, njit_cached(func, error_model="numpy", nogil=True))
+
+
+def _helper(func: Any) -> Any:
+    """A function that only :func:`_compiled` ones call: ``func`` itself, which numba compiles
+    into each caller (``register_jitable``) and Python runs as written."""
+    from numba.extending import register_jitable
+
+    return register_jitable(error_model="numpy")(func)
 
 
 class Tree(NamedTuple):
@@ -64,7 +77,7 @@ class Tree(NamedTuple):
     depth: int  #: the nodes on the longest path from the root to a leaf
 
 
-@_compiled
+@_helper
 def _spread_bits(v: int) -> int:
     """The low 21 bits of ``v`` spread to every third bit of a 63-bit integer."""
     v &= 0x1FFFFF
@@ -76,7 +89,7 @@ def _spread_bits(v: int) -> int:
     return v
 
 
-@_compiled
+@_helper
 def _quantise(c: float, c_min: float, scale: float) -> int:
     q = (c - c_min) * scale
     if not q >= 0.0:  # also NaN: an overflowed centre only costs tree quality
@@ -174,7 +187,7 @@ def _by_emptiness(box_min, box_max):  # type: ignore[no-untyped-def]
     return keep[:k], empty[:e]
 
 
-@_compiled
+@_helper
 def _split(codes, start: int, end: int) -> int:  # type: ignore[no-untyped-def]
     """First index of the right half of the sorted range [start, end) (start < it < end)."""
     first = codes[start]

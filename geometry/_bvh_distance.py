@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._bvh_build import Tree, _compiled, leaf_order
+from ._bvh_build import Tree, _compiled, _helper, leaf_order
 from ._bvh_pairs import _grown as _grown_pairs
 from ._threads import in_shares
 
@@ -153,7 +153,7 @@ def select(query, box, distance, m, k):  # type: ignore[no-untyped-def]
     return index, nearest
 
 
-@_compiled
+@_helper
 def _d2(lo, hi, j, p):  # type: ignore[no-untyped-def]
     """The rounded squared distance from ``p`` to box ``j`` of ``(lo, hi)`` (+inf on overflow;
     not for empty boxes)."""
@@ -164,7 +164,7 @@ def _d2(lo, hi, j, p):  # type: ignore[no-untyped-def]
     return s
 
 
-@_compiled
+@_helper
 def _grown(q, p, low):  # type: ignore[no-untyped-def]
     """``q``, ``p`` and ``low`` in arrays twice their size."""
     n = q.shape[0]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._bvh_build import Tree, _compiled
+from ._bvh_build import Tree, _compiled, _helper
 from ._bvh_pairs import _grown
 
 __all__ = ["candidates"]
@@ -39,7 +39,7 @@ def candidates(tree: Tree, bounds: np.ndarray, normals: np.ndarray, offsets: np.
     return _candidates(tree, bounds, normals, offsets)  # type: ignore[no-any-return]
 
 
-@_compiled
+@_helper
 def _outside(lo, hi, j, bounds, normals, offsets):  # type: ignore[no-untyped-def]
     """Whether box ``j`` of ``(lo, hi)`` surely misses the frustum (its bounds or a plane)."""
     for a in range(3):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._bvh_build import Tree, _compiled, leaf_order
+from ._bvh_build import Tree, _compiled, _helper, leaf_order
 from ._threads import in_shares
 
 __all__ = ["box_pairs", "self_pairs"]
@@ -94,7 +94,7 @@ def _joined(pieces: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np
     return (np.concatenate([a for a, _ in pieces]), np.concatenate([b for _, b in pieces]))
 
 
-@_compiled
+@_helper
 def _meets(lo, hi, j, q_lo, q_hi):  # type: ignore[no-untyped-def]
     """Whether box ``j`` of ``(lo, hi)`` overlaps ``[q_lo, q_hi]`` (closed) on every axis."""
     return (lo[j, 0] <= q_hi[0] and q_lo[0] <= hi[j, 0]
@@ -102,12 +102,12 @@ def _meets(lo, hi, j, q_lo, q_hi):  # type: ignore[no-untyped-def]
             and lo[j, 2] <= q_hi[2] and q_lo[2] <= hi[j, 2])
 
 
-@_compiled
+@_helper
 def _non_empty(lo, hi, j):  # type: ignore[no-untyped-def]
     return lo[j, 0] <= hi[j, 0] and lo[j, 1] <= hi[j, 1] and lo[j, 2] <= hi[j, 2]
 
 
-@_compiled
+@_helper
 def _grown(a, b):  # type: ignore[no-untyped-def]
     """``a`` and ``b`` in arrays twice their size."""
     more_a = np.empty(2 * a.shape[0], np.int64)
@@ -117,7 +117,7 @@ def _grown(a, b):  # type: ignore[no-untyped-def]
     return more_a, more_b
 
 
-@_compiled
+@_helper
 def _walk(tree, q_lo, q_hi, r, stack, out_q, out_p, n):  # type: ignore[no-untyped-def]
     """Append ``(r, p)`` to ``out_q``, ``out_p`` from ``n`` on for every non-empty leaf box
     ``p`` that meets ``[q_lo, q_hi]``: ``(out_q, out_p, n)`` after them. A node's two children
@@ -167,14 +167,14 @@ def _box_pairs(tree, q_min, q_max, rows, start, stop):  # type: ignore[no-untype
     return out_q[:n].copy(), out_p[:n].copy()
 
 
-@_compiled
+@_helper
 def _extent(tree, node):  # type: ignore[no-untyped-def]
     return ((tree.node_max[node, 0] - tree.node_min[node, 0])
             + (tree.node_max[node, 1] - tree.node_min[node, 1])
             + (tree.node_max[node, 2] - tree.node_min[node, 2]))
 
 
-@_compiled
+@_helper
 def _leaf_pairs(tree, x, y, out_p, out_q, n):  # type: ignore[no-untyped-def]
     """Append the boxes of leaf ``x`` and leaf ``y`` that meet (``x == y``: its own boxes'
     pairs): ``(out_p, out_q, n)`` after them."""

@@ -109,7 +109,10 @@ class BoxTree:
     The build sorts the boxes by the Morton code of their centres and splits the sorted order
     at the highest differing bit (Karras 2012), compiled with numba; it takes O(N log N) time
     and O(N) memory beyond the inputs (a copy of the boxes in leaf order and 2N nodes), and
-    keeps no reference to the input arrays.
+    keeps no reference to the input arrays. Where the build or a walk is not compiled yet (a
+    new install, or the first call in a process), a tree of at most 4096 boxes (and at most
+    8192 queries) runs it interpreted while it compiles in a thread, with the same results
+    (``set_jit(False)``: always interpreted).
 
     Parameters
     ----------

@@ -49,8 +49,9 @@ def numba_jit_disabled() -> bool:
 
 def set_jit(enabled: bool) -> None:
     """Run batches in compiled loops (``True``, the default) or in the interpreter (``False``,
-    also ``SLABLAB_JIT=0``; numba's ``NUMBA_DISABLE_JIT=1`` runs them interpreted as well). Both
-    run the same filter: answers never change, only speed."""
+    also ``SLABLAB_JIT=0``; numba's ``NUMBA_DISABLE_JIT=1`` runs them interpreted as well), and
+    ``BoxTree``'s build and walks likewise. Both run the same functions: answers never change,
+    only speed."""
     global _jit
     if not isinstance(enabled, (bool, np.bool_)):
         raise ValueError(f"enabled must be True or False, got {enabled!r}")
