@@ -2,8 +2,8 @@
 
 For the filters (``@jitable``): :func:`excess`, a point's distance beyond a slab as an exact sum
 of two floats; :func:`square_sum_dd`, the squares of three such sums summed in double-double;
-:func:`sqrt_dd`, the square root of a double-double rounded faithfully (one Newton step on the
-exact residual).
+:func:`sqrt_dd`, the square root of a double-double rounded faithfully (its sum's root: see
+``_tolerances.DISTANCE_FAITHFUL``).
 
 For the exact passes: :func:`aabb_distance2` and :func:`obb_distance2`, the squared distance of
 a point to a box as a Fraction (``None`` for an empty box), and :func:`sqrt_rounded`, a
@@ -107,15 +107,12 @@ def frame_excess(a0: float, a1: float, a2: float, t0: float, t1: float, t2: floa
 
 @jitable
 def sqrt_dd(s_hi: float, s_lo: float) -> float:
-    """``sqrt(s_hi + s_lo)`` for ``s_hi >= 0`` a normal float or 0 and ``|s_lo| <= 8 u s_hi``:
-    ``r = sqrt(s_hi)`` corrected by one Newton step on the residual ``s - r**2``, formed exactly
-    (``s_hi - r*r`` is exact by Sterbenz' lemma, ``r*r``'s own error by TwoProduct). Before its
-    last rounding it is within 2**-96 of the root, relatively (DISTANCE_DD_RELATIVE): rounded to
-    nearest it is one of the two floats around the root (faithful)."""
-    r = math.sqrt(s_hi)
-    sq, sq_err = two_product(r, r)
-    residual = ((s_hi - sq) - sq_err) + s_lo
-    return r + residual / (2.0 * (r if r > 0.0 else 1.0))
+    """``sqrt(s_hi + s_lo)``, the sum and the root each rounded once: a faithful rounding of
+    the root of ``S = s_hi + s_lo`` and of every ``D`` within DISTANCE_FAITHFUL of it,
+    relatively (the caller's error budget). For ``s_hi >= 0`` (a value below 0, as a doubtful
+    item's may be, gives 0)."""
+    s = s_hi + s_lo
+    return math.sqrt(s if s > 0.0 else 0.0)
 
 
 # --- exact ----------------------------------------------------------------------------------

@@ -127,26 +127,29 @@ RAY_T_MIN = 2.0**-900
 RAY_W_MIN = 2.0**-700
 
 # --- point-box distance and sphere vs box (``_closest``) -----------------------------------------
-#: Point vs box distance, faithful rounding: a value y within 2**-55 |d| of the distance d (a
-#: quarter of float64's least relative spacing, 2**-53) rounds to nearest to one of the two
-#: floats around d: a float g between d and y lies within a quarter of the spacing on either
-#: side of it, so y rounds to g; else y and d share an interval between two floats. (A float32
-#: result rounds the float64 one again: within 2**-27 |d| before both roundings it is within
-#: 2**-26 |d|, a quarter of float32's least spacing, after the first, the same argument.)
+#: Point vs box distance, faithful rounding: the filters' budget for the squared distance. A
+#: double-double S = s_hi + s_lo within 2**-55 S of the squared distance D has
+#: r = fl(sqrt(fl(s_hi + s_lo))) (``_closest.sqrt_dd``) one of the two floats around
+#: d = sqrt(D). With r in [2**k, 2**(k+1)) and q = 2**(k-52) its ulp: r is within q / 2 of
+#: sqrt(s) (s = fl(S), the root rounded once); sqrt(s) within |s - S| / 2 sqrt(S) <= ulp(s) / 4
+#: sqrt(S) of sqrt(S): q / 4 for s < 2**(2k+1), q / 2 sqrt(2) < 0.354 q above (ulp(s) doubles,
+#: sqrt(S) >= 2**(k+1/2)); and sqrt(S) within 2**-56 d (1 + 2**-54) < q / 8 of d. In all
+#: 0.98 q: r is RD(d) or RU(d). Where d lies below r = 2**k, whose spacing below is q / 2, s < 2**2k
+#: and sqrt(s) rounded up to r (within q / 4 of it): 0.25 q + 0.125 q + 0.0625 q < q / 2,
+#: faithful too. (A float32 result rounds a float64 one within 2**-27 |d| of d before its
+#: rounding, within 2**-26 |d| after it, a quarter of float32's least relative spacing: a float
+#: g between d and it lies within a quarter of the spacing on either side of it, so it rounds
+#: to g; else it and d share an interval between two floats.)
 DISTANCE_FAITHFUL = {np.float64: 2.0**-55, np.float32: 2.0**-27}
 
-#: Point vs box distance from a double-double square sum s_hi + s_lo (``_closest.square_sum_dd``,
-#: ``sqrt_dd``): the excesses E_i = e_i + f_i are exact (TwoSum); the squares' sum drops f_i**2
-#: (u**2 S), rounds the products e_i f_i and the sums of the low parts (|s_lo| <= 5 u S, so
-#: 26 u**2 S more), and underflow (a few terms, each within 2**-1074) errs by less than
-#: 2**-120 S where S is 0 or within [2**-900, 2**900] (the callers scale into that range, or
-#: doubt the sums outside it; there no square overflows either):
-#: |s_hi + s_lo - S| <= 27.01 u**2 S. The root r = fl(sqrt(s_hi)) has |s - r**2| <= 7.2 u s; the
-#: residual s_hi - r**2 is exact (Sterbenz, TwoProduct), its sums with the low parts round by
-#: 11 u**2 s, the Newton step's division by 4 u**2 sqrt(s) and its truncation by 6.5 u**2 sqrt(s):
-#: r + residual / 2r is within 32 u**2 = 2**-101 of sqrt(S), relatively. This bound, 32x that,
-#: is far below DISTANCE_FAITHFUL (2**-55): every item in that range is certified without a
-#: test.
+#: Point vs box distance from a double-double square sum s_hi + s_lo (``_closest.square_sum_dd``):
+#: the excesses E_i = e_i + f_i are exact (TwoSum); the squares' sum drops f_i**2 (u**2 S),
+#: rounds the products e_i f_i and the sums of the low parts (|s_lo| <= 5 u S, so 26 u**2 S
+#: more), and underflow (a few terms, each within 2**-1074) errs by less than 2**-120 S where S
+#: is 0 or within [2**-900, 2**900] (the callers scale into that range, or doubt the sums
+#: outside it; there no square overflows either): |s_hi + s_lo - S| <= 27.01 u**2 S. This bound,
+#: 32x that, is far below DISTANCE_FAITHFUL (2**-55): every item in that range is certified
+#: without a test.
 DISTANCE_DD_RELATIVE = 2.0**-96
 
 # --- planes and frusta vs boxes (plane_aabb, plane_obb, aabb_frustum, obb_frustum) ------------
@@ -242,10 +245,10 @@ OBB_DISTANCE_METRIC = 9.01
 #: <= 2**-68 |w|**2, the double-double square sum by 27.01 u**2: 2**-66 covers both.
 OBB_DISTANCE_STATIC = 2.0**-66
 
-#: Point vs OBB distance, the certificate: a double-double D = s_hi + s_lo with |D - d**2| at
-#: most B <= OBB_DISTANCE_SHARE * DISTANCE_FAITHFUL * s_hi has a root within
-#: B / (sqrt(D) + d) <= 0.46 DISTANCE_FAITHFUL of d, relatively, and ``_closest.sqrt_dd`` adds
-#: DISTANCE_DD_RELATIVE: faithful. Past it, the item goes exact.
+#: Point vs OBB distance, the certificate: a double-double S = s_hi + s_lo with |S - d**2| at
+#: most B <= OBB_DISTANCE_SHARE * DISTANCE_FAITHFUL * s_hi, and s_hi <= (1 + 8 u) S, is within
+#: DISTANCE_FAITHFUL of d**2, relatively: ``_closest.sqrt_dd``'s root is faithful. Past it, the
+#: item goes exact.
 OBB_DISTANCE_SHARE = 0.9
 
 #: Point vs OBB distance for float32 data (``point_obb._filter32``), in plain float64: no

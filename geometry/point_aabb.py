@@ -2,13 +2,14 @@
 
 The distance of ``p`` to the closed box ``[lo, hi]`` is the length of the vector of its
 excesses ``max(lo_i - p_i, p_i - hi_i, 0)`` (Arvo 1990; Ericson 2005, 5.1.3). ``_filter`` forms
-each excess exactly as a sum of two floats (TwoSum), their squares' sum in double-double and its
-square root with one Newton step (``_closest``): within 2**-96 of the distance, relatively
-(``DISTANCE_DD_RELATIVE``), so that rounded once it is one of the two floats around the exact
-distance. A non-finite value is doubt, and so is a squared distance too large or too small for
-that (outside [2**-900, 2**900], not 0); ``_exact`` computes the squared distance as a Fraction
-and rounds its root correctly. Float32 data take :func:`_filter32`: in float64 their excesses
-and squares are exact or nearly so, and one root is far inside float32's budget.
+each excess exactly as a sum of two floats (TwoSum) and their squares' sum in double-double,
+within 2**-96 of the squared distance, relatively (``DISTANCE_DD_RELATIVE``), far within the
+budget (``DISTANCE_FAITHFUL``) for which the root of its rounded sum (``_closest.sqrt_dd``) is one
+of the two floats around the exact distance. A non-finite value is doubt, and so is a squared
+distance too large or too small for that (outside [2**-900, 2**900], not 0); ``_exact``
+computes the squared distance as a Fraction and rounds its root correctly. Float32 data take
+:func:`_filter32`: in float64 their excesses and squares are exact or nearly so, and one root
+is far inside float32's budget.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ parallelepiped where they are not exactly orthonormal, whose distance from ``p``
 ``w^T G^-1 w`` over the box in frame coordinates (``_closest``). ``_filter`` clamps the point's
 frame coordinates, computed in double-double, and corrects the squared excess to first order
 for the metric, ``|w|**2 - w^T R w`` with ``R = M M^T - I``: the rest is second order in R
-(``_tolerances.OBB_DISTANCE_METRIC``). With a certified bound on all of it the root (one Newton
-step, ``_closest.sqrt_dd``) is faithful (float32 data: the same in plain float64, whose
+(``_tolerances.OBB_DISTANCE_METRIC``). With a certified bound on all of it the root of its
+rounded sum (``_closest.sqrt_dd``) is faithful (float32 data: the same in plain float64, whose
 rounding is far inside float32's budget, ``_filter32``); past the bound (a point within
 rounding of the surface, rows far from orthonormal) ``_exact`` solves the quadratic program in
 rationals, by the box's 27 faces, edges, vertices and interior, and rounds the root correctly
@@ -146,7 +146,7 @@ def _filter(px: float, py: float, pz: float, cx: float, cy: float, cz: float, a0
         + 1.02 * spread * (2.0 * width + spread) \
         + (OBB_DISTANCE_FLOOR if spread > 0.0 else 0.0)
     sure = ranged & (err <= _FAITHFUL64 * d_hi)
-    distance = sqrt_dd(d_hi if d_hi > 0.0 else 0.0, d_lo)
+    distance = sqrt_dd(d_hi, d_lo)
     return (_INF if empty | bad else distance), bad | ((not empty) & (not sure))
 
 
