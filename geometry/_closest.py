@@ -30,7 +30,6 @@ from fractions import Fraction
 from ._double_double import two_sum
 from ._exact import scaled, to_float
 from ._floats import jitable, two_product
-from ._tolerances import FILTER_UNIT, OBB_DISTANCE_FLOOR, OBB_DISTANCE_FRAME
 
 __all__ = ["aabb_distance2", "excess", "frame_excess", "gram_residual", "obb_distance2",
            "sqrt_dd", "sqrt_rounded", "square_sum_dd"]
@@ -81,13 +80,13 @@ def gram_residual(a0: float, a1: float, a2: float, b0: float, b1: float, b2: flo
 
 @jitable
 def frame_excess(a0: float, a1: float, a2: float, t0: float, t1: float, t2: float, l0: float,
-                 l1: float, l2: float, h: float) -> tuple[float, float, float]:
+                 l1: float, l2: float, h: float, err: float) -> tuple[float, float, float]:
     """``(w_hi, w_lo, spread)`` for one axis ``a`` of a box: the frame coordinate
     ``U = a . (t + l)`` of a point (``t + l`` its offset from the centre, exactly) in
     double-double, and its signed excess beyond ``[-h, h]``, ``w = sign(U) max(|U| - h, 0)``,
     as ``w_hi + w_lo`` (``|w_lo| <= u |w_hi|``). ``spread`` bounds ``|w - w_exact|``, the
-    excess of the exact ``U`` (OBB_DISTANCE_FRAME), and is 0 where the exact excess is surely 0
-    (``|U| <= h - 2 spread``)."""
+    excess of the exact ``U``: it is ``err`` (OBB_DISTANCE_FRAME, from the offset's size), or 0
+    where the exact excess is surely 0 (``|U| <= h - 2 err``)."""
     p0, e0 = two_product(a0, t0)
     p1, e1 = two_product(a1, t1)
     p2, e2 = two_product(a2, t2)
@@ -97,9 +96,6 @@ def frame_excess(a0: float, a1: float, a2: float, t0: float, t1: float, t2: floa
     sign = 1.0 if u_hi >= 0.0 else -1.0
     x_hi, x_lo = two_sum(abs(u_hi), -h)
     w_hi, w_lo = two_sum(x_hi, x_lo + sign * u_lo)
-    # U's error scales with sum_j |a_j t_j|
-    err = (OBB_DISTANCE_FRAME * FILTER_UNIT * FILTER_UNIT * (abs(p0) + abs(p1) + abs(p2))
-           + OBB_DISTANCE_FLOOR)
     out = w_hi > 0.0
     return (sign * w_hi if out else 0.0, sign * w_lo if out else 0.0,
             0.0 if w_hi + 2.0 * err <= 0.0 else err)

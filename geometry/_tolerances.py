@@ -223,8 +223,10 @@ BOX_SAT_SECOND = 64.0
 #: point's offset from the centre exactly (TwoSum), in double-double from TwoProducts: the low
 #: parts' sums and the products a_j l_j round by at most 15 u**2 W (W = sum_j |a_j t_j|), and the
 #: excess |U| - h by 3.01 u**2 W more where it is not surely 0 (h < |U| + 2 spread): 18.1 u**2 W.
-#: spread = OBB_DISTANCE_FRAME u**2 W + OBB_DISTANCE_FLOOR, where the floor covers underflow (a
-#: few 2**-1075, where the largest offset is at least 2**-400 or exactly 0).
+#: W <= 1.000001 |t|_1 for rows of norm within 1e-6 (ORTHONORMAL_ATOL; other rows are doubt),
+#: and the float |t|_1 is within 2 u of it: every axis takes spread = OBB_DISTANCE_FRAME u**2
+#: fl(|t|_1) + OBB_DISTANCE_FLOOR, where the floor covers underflow (a few 2**-1075, where the
+#: largest offset is at least 2**-400 or exactly 0).
 OBB_DISTANCE_FRAME = 32.0
 OBB_DISTANCE_FLOOR = 2.0**-1000
 

@@ -34,9 +34,11 @@ from ._engine import Query, T
 from ._floats import axes_doubt, axes_residuals, interpreted, jitable, residuals_small
 from ._tolerances import (
     DISTANCE_FAITHFUL,
+    FILTER_UNIT,
     OBB_DISTANCE32_FRAME,
     OBB_DISTANCE32_STATIC,
     OBB_DISTANCE_FLOOR,
+    OBB_DISTANCE_FRAME,
     OBB_DISTANCE_METRIC,
     OBB_DISTANCE_SHARE,
     OBB_DISTANCE_STATIC,
@@ -96,8 +98,8 @@ def _filter(px: float, py: float, pz: float, cx: float, cy: float, cz: float, a0
             a01: float, a02: float, a10: float, a11: float, a12: float, a20: float, a21: float,
             a22: float, h0: float, h1: float, h2: float, t32: bool) -> tuple[float, bool]:
     """``(distance, doubt)`` of one point to one box (``inf`` for an empty box, a negative half
-    size). The offset ``p - c`` is exact (TwoSum), its largest component within [2**-400,
-    2**400] or 0 (else doubt: coordinates beyond about 1e120 apart, or a point within 1e-120
+    size). The offset ``p - c`` is exact (TwoSum), its 1-norm within [2**-398, 2**400] or 0
+    (else doubt: coordinates beyond about 1e120 apart, or a point within 1e-120
     of the centre), the half sizes capped at 2**900, far beyond any offset; per axis the
     excess ``w_i`` beyond the box and its error bound (``_closest.frame_excess``);
     ``d**2 ~ |w|**2 - w^T R w``, within the bound ``err``; certified when ``err`` is within
@@ -119,12 +121,15 @@ def _filter(px: float, py: float, pz: float, cx: float, cy: float, cz: float, a0
     bad = (not total - total == 0.0) | (not residuals_small(q0, q1, q2, q3, q4, q5))
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
     e = max(max(max(abs(q0), abs(q1)), max(abs(q2), abs(q3))), max(abs(q4), abs(q5))) + 2.0**-50
-    # the offsets the bounds are derived for: the largest within [2**-400, 2**400], or 0
-    m = max(abs(t0), abs(t1), abs(t2))
-    ranged = (m <= 2.0**400) & ((m >= 2.0**-400) | (m == 0.0))
-    w0, v0, e0 = frame_excess(a00, a01, a02, t0, t1, t2, l0, l1, l2, min(h0, 2.0**900))
-    w1, v1, e1 = frame_excess(a10, a11, a12, t0, t1, t2, l0, l1, l2, min(h1, 2.0**900))
-    w2, v2, e2 = frame_excess(a20, a21, a22, t0, t1, t2, l0, l1, l2, min(h2, 2.0**900))
+    # the offset's 1-norm: each frame coordinate's error scales with it (OBB_DISTANCE_FRAME),
+    # and the bounds are derived for one within [2**-398, 2**400] (the largest offset within
+    # [2**-400, 2**400]), or 0
+    size_t = abs(t0) + abs(t1) + abs(t2)
+    ranged = (size_t <= 2.0**400) & ((size_t >= 2.0**-398) | (size_t == 0.0))
+    err_u = OBB_DISTANCE_FRAME * FILTER_UNIT * FILTER_UNIT * size_t + OBB_DISTANCE_FLOOR
+    w0, v0, e0 = frame_excess(a00, a01, a02, t0, t1, t2, l0, l1, l2, min(h0, 2.0**900), err_u)
+    w1, v1, e1 = frame_excess(a10, a11, a12, t0, t1, t2, l0, l1, l2, min(h1, 2.0**900), err_u)
+    w2, v2, e2 = frame_excess(a20, a21, a22, t0, t1, t2, l0, l1, l2, min(h2, 2.0**900), err_u)
     s_hi, s_lo = square_sum_dd(w0, v0, w1, v1, w2, v2)
     # R's entries to u**2 for the correction; in CPython only those whose excesses are not 0
     # (compiled, every one: straight-line code vectorises; a term with a zero excess is 0)
