@@ -21,6 +21,7 @@ and corners, segments in face planes or through edges and corners, direction com
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 
@@ -93,12 +94,35 @@ def each_backend(request):
     """Run a test twice: with batches in compiled loops and in the interpreter
     (``geometry.set_jit``). Modules opt in with
     ``pytestmark = pytest.mark.usefixtures("each_backend")``."""
+    with jit_set(request.param == "jit"):
+        yield request.param
+
+
+@pytest.fixture
+def jit_on():
+    """Compiled loops for the test (``geometry.set_jit(True)``), the setting put back after."""
+    with jit_set(True):
+        yield
+
+
+@pytest.fixture
+def jit_off():
+    """The interpreter for the test (``geometry.set_jit(False)``), the setting put back after."""
+    with jit_set(False):
+        yield
+
+
+@contextlib.contextmanager
+def jit_set(enabled: bool):
+    """``geometry.set_jit(enabled)`` within, the setting found put back after."""
     import geometry
 
     before = geometry.get_jit()
-    geometry.set_jit(request.param == "jit")
-    yield request.param
-    geometry.set_jit(before)
+    geometry.set_jit(enabled)
+    try:
+        yield
+    finally:
+        geometry.set_jit(before)
 
 
 def pytest_addoption(parser):

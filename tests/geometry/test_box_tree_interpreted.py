@@ -49,14 +49,6 @@ def _assert_same(got: object, want: object, what: str) -> None:
         assert np.asarray(g).dtype == np.asarray(w).dtype, what
 
 
-@pytest.fixture
-def jit_off():
-    before = geometry.get_jit()
-    geometry.set_jit(False)
-    yield
-    geometry.set_jit(before)
-
-
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_the_interpreted_build_and_walks_give_the_compiled_tree_and_answers(dtype, jit_off):
     lo, hi = (x.astype(dtype) for x in _scene(3, 200))

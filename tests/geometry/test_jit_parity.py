@@ -19,14 +19,6 @@ from tests.geometry.test_near_ties import boxes_touching_one_line
 DTYPES = [np.float64, np.float32]
 
 
-@pytest.fixture
-def jit_on():
-    before = geometry.get_jit()
-    geometry.set_jit(True)
-    yield
-    geometry.set_jit(before)
-
-
 def both(function, *args, **kwargs):
     """``function(*args, **kwargs)`` compiled, then interpreted."""
     geometry.set_jit(True)
