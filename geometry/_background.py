@@ -12,7 +12,7 @@ the loop in the caller's thread and waits, as it always did: there the interpret
 more than the compilation.
 
 ``BoxTree``'s build and walks are compiled functions of their own, called from Python
-(:func:`tiered`): a call whose arrays are small enough for the interpreter runs the function as
+(:class:`Tiered`): a call whose arrays are small enough for the interpreter runs the function as
 written while numba compiles it in a thread, in the same way.
 
 The thread is not a daemon: a process that ends while a loop compiles waits for it, so that

@@ -84,25 +84,20 @@ def _probe(a):  # type: ignore[no-untyped-def]
     return 1.0 if _floats.interpreted() else 0.0
 
 
-def test_a_small_first_call_runs_interpreted_while_it_compiles(monkeypatch):
+def test_a_small_first_call_runs_interpreted_while_it_compiles(monkeypatch, jit_on):
     """A call whose arrays have at most 2 * INTERPRETED_FIRST rows runs as written while the
     function compiles for its argument types in a thread; once compiled, every call runs it;
     a larger first call (here: of other types) compiles and runs compiled at once; without jit,
     every call runs interpreted."""
     _loops.register_jitables()  # the compiled form of _floats.interpreted
     monkeypatch.setattr(_background, "INTERPRETED_FIRST", 8)
-    before = geometry.get_jit()
-    geometry.set_jit(True)
-    try:
-        probe = _bvh_build._compiled(_probe)
-        assert probe(np.zeros(16)) == 1.0, "a first call of 16 rows: interpreted"
-        _background.wait()
-        assert probe(np.zeros(16)) == 0.0, "compiled: it runs compiled"
-        assert probe((np.zeros(17, np.float32),)) == 0.0, "17 rows in a tuple: compiled at once"
-        geometry.set_jit(False)
-        assert probe(np.zeros(16)) == 1.0, "set_jit(False): interpreted"
-    finally:
-        geometry.set_jit(before)
+    probe = _bvh_build._compiled(_probe)
+    assert probe(np.zeros(16)) == 1.0, "a first call of 16 rows: interpreted"
+    _background.wait()
+    assert probe(np.zeros(16)) == 0.0, "compiled: it runs compiled"
+    assert probe((np.zeros(17, np.float32),)) == 0.0, "17 rows in a tuple: compiled at once"
+    geometry.set_jit(False)
+    assert probe(np.zeros(16)) == 1.0, "set_jit(False): interpreted"
 
 
 def test_interpreted_walks_ignore_floating_point_errors_as_compiled_ones(jit_off):

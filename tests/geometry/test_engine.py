@@ -251,16 +251,13 @@ def test_interpreted_is_false_only_in_compiled_loops(jit):
 
 
 @pytest.fixture
-def behind(monkeypatch):
+def behind(monkeypatch, jit_on):
     """A fresh probe query (:func:`_interpreted_probe`, no loop compiled), with jit on and first
     batches of up to 8 items run interpreted while their loops compile (the suite's conftest
     turns that off, so that the compiled backend's tests run compiled loops)."""
     monkeypatch.setattr(_background, "INTERPRETED_FIRST", 8)
-    before = geometry.get_jit()
-    geometry.set_jit(True)
-    yield _engine.Query(_interpreted_probe, lambda x: 1.0, args=[("x", _validate.T_MIN)],
-                        outputs=[_engine.T])
-    geometry.set_jit(before)
+    return _engine.Query(_interpreted_probe, lambda x: 1.0, args=[("x", _validate.T_MIN)],
+                         outputs=[_engine.T])
 
 
 def test_a_first_small_batch_runs_interpreted_while_its_loop_compiles(behind):
