@@ -67,15 +67,15 @@ def gram_residual(a0: float, a1: float, a2: float, b0: float, b1: float, b2: flo
                   delta: float) -> float:
     """``a . b - delta`` (``delta`` 1 for a row with itself, else 0), summed in double-double
     and rounded once: within ``u |result| + 30 u**2`` of the exact value for rows of norm
-    about 1 (the entries of ``R = M M^T - I`` that :func:`._floats.axes_residuals` gives only
-    within 3 u)."""
+    within 1e-6 of 1 (the entries of ``R = M M^T - I`` that :func:`._floats.axes_residuals`
+    gives only within 3 u). Subtracting ``delta`` from the float sum is exact: 0, or 1 from a
+    sum within [1/2, 2] (Sterbenz)."""
     p0, e0 = two_product(a0, b0)
     p1, e1 = two_product(a1, b1)
     p2, e2 = two_product(a2, b2)
     s, g1 = two_sum(p0, p1)
     s, g2 = two_sum(s, p2)
-    s, g3 = two_sum(s, -delta)
-    return s + (((g1 + g2) + g3) + ((e0 + e1) + e2))
+    return (s - delta) + ((g1 + g2) + ((e0 + e1) + e2))
 
 
 @jitable
@@ -92,10 +92,12 @@ def frame_excess(a0: float, a1: float, a2: float, t0: float, t1: float, t2: floa
     p2, e2 = two_product(a2, t2)
     s, g1 = two_sum(p0, p1)
     s, g2 = two_sum(s, p2)
-    u_hi, u_lo = two_sum(s, (g1 + g2) + ((e0 + e1) + e2) + ((a0 * l0 + a1 * l1) + a2 * l2))
-    sign = 1.0 if u_hi >= 0.0 else -1.0
-    x_hi, x_lo = two_sum(abs(u_hi), -h)
-    w_hi, w_lo = two_sum(x_hi, x_lo + sign * u_lo)
+    # U = s + lo, not renormalised: fl(s + lo) has U's sign (or is 0 with it), and the excess
+    # takes lo into its own low part
+    lo = (g1 + g2) + ((e0 + e1) + e2) + ((a0 * l0 + a1 * l1) + a2 * l2)
+    sign = 1.0 if s + lo >= 0.0 else -1.0
+    x_hi, x_lo = two_sum(sign * s, -h)
+    w_hi, w_lo = two_sum(x_hi, x_lo + sign * lo)
     out = w_hi > 0.0
     return (sign * w_hi if out else 0.0, sign * w_lo if out else 0.0,
             0.0 if w_hi + 2.0 * err <= 0.0 else err)

@@ -220,15 +220,28 @@ BOX_SAT_DEFECT = 12.0
 BOX_SAT_SECOND = 64.0
 
 #: Point vs OBB distance, the frame (``_closest.frame_excess``): U = a . (t + l), with t + l the
-#: point's offset from the centre exactly (TwoSum), in double-double from TwoProducts: the low
-#: parts' sums and the products a_j l_j round by at most 15 u**2 W (W = sum_j |a_j t_j|), and the
-#: excess |U| - h by 3.01 u**2 W more where it is not surely 0 (h < |U| + 2 spread): 18.1 u**2 W.
+#: point's offset from the centre exactly (TwoSum), in double-double from TwoProducts, s + lo:
+#: the low parts' sums and the products a_j l_j round by at most 15 u**2 W (W = sum_j |a_j t_j|),
+#: and the excess |U| - h, whose low part adds lo (|lo| <= 4.01 u W, not renormalised first) to
+#: x_lo (|x_lo| <= u |x_hi| <= 1.001 u W where it is not surely 0, h < |U| + 2 spread), by
+#: 5.02 u**2 W more in that sum's rounding: 20.1 u**2 W.
 #: W <= 1.000001 |t|_1 for rows of norm within 1e-6 (ORTHONORMAL_ATOL; other rows are doubt),
 #: and the float |t|_1 is within 2 u of it: every axis takes spread = OBB_DISTANCE_FRAME u**2
 #: fl(|t|_1) + OBB_DISTANCE_FLOOR, where the floor covers underflow (a few 2**-1075, where the
 #: largest offset is at least 2**-400 or exactly 0).
 OBB_DISTANCE_FRAME = 32.0
 OBB_DISTANCE_FLOOR = 2.0**-1000
+#: Point vs OBB distance, an axis surely free (one item skips its double-double): the float
+#: frame coordinate u = fl(a . t) is within 3.0000001 u W of a . t, and a . l within u W, of U;
+#: the double-double U~ within 15 u**2 W more, and the excess's low sum rounds by at most
+#: 5.02 u**2 W + 1.01 u**2 h (|x_hi| <= 1.0001 W + h). So where
+#: ``fl(fl(|u| + OBB_DISTANCE_FREE u fl(|t|_1)) + 2.01 err) <= fl(h (1 - 2**-51))`` (W <=
+#: 1.0000011 fl(|t|_1); 2**-51 = 4 u covers the left side's roundings, 2.01 u of it, the
+#: right side's, and the 1.01 u**2 h), the sum before
+#: ``frame_excess``'s last rounding is at most -2 err (1 + 2 u), its w_hi + 2 err at most 0:
+#: ``frame_excess`` gives (0, 0, 0), the bits that skipping it gives. Underflow in u (a few
+#: 2**-1074) is far inside 2 err >= 2 OBB_DISTANCE_FLOOR.
+OBB_DISTANCE_FREE = 4.01
 
 #: Point vs OBB distance, the metric. With G = M M^T = I + R for the float rows M, R's entries
 #: at most e in magnitude (rho = ||R||_2 <= 3 e), the squared distance is the minimum over the

@@ -39,6 +39,7 @@ from ._tolerances import (
     OBB_DISTANCE32_STATIC,
     OBB_DISTANCE_FLOOR,
     OBB_DISTANCE_FRAME,
+    OBB_DISTANCE_FREE,
     OBB_DISTANCE_METRIC,
     OBB_DISTANCE_SHARE,
     OBB_DISTANCE_STATIC,
@@ -112,28 +113,38 @@ def _filter(px: float, py: float, pz: float, cx: float, cy: float, cz: float, a0
     t0, l0 = two_sum(px, -cx)
     t1, l1 = two_sum(py, -cy)
     t2, l2 = two_sum(pz, -cz)
-    # finite iff every value is (or it overflowed: doubt either way); an offset that overflows
-    # leaves err NaN, which certifies nothing. The point's terms first (a loop constant)
-    total = (px + py + pz) + ((cx + cy + cz) + (h0 + h1 + h2))
     # the rows' residuals R = M M^T - I in plain floats (each within 5.01 u): the value check,
     # and R's largest entry bounded above for the metric's bound
     q0, q1, q2, q3, q4, q5 = axes_residuals(a00, a01, a02, a10, a11, a12, a20, a21, a22)
-    bad = (not total - total == 0.0) | (not residuals_small(q0, q1, q2, q3, q4, q5))
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
     e = max(max(max(abs(q0), abs(q1)), max(abs(q2), abs(q3))), max(abs(q4), abs(q5))) + 2.0**-50
     # the offset's 1-norm: each frame coordinate's error scales with it (OBB_DISTANCE_FRAME),
     # and the bounds are derived for one within [2**-398, 2**400] (the largest offset within
     # [2**-400, 2**400]), or 0
     size_t = abs(t0) + abs(t1) + abs(t2)
+    # finite iff every value is (a non-finite point or centre makes the offset so, as does an
+    # offset that overflows: doubt either way)
+    total = (h0 + h1) + (h2 + size_t)
+    bad = (not total - total == 0.0) | (not residuals_small(q0, q1, q2, q3, q4, q5))
     ranged = (size_t <= 2.0**400) & ((size_t >= 2.0**-398) | (size_t == 0.0))
     err_u = OBB_DISTANCE_FRAME * FILTER_UNIT * FILTER_UNIT * size_t + OBB_DISTANCE_FLOOR
-    w0, v0, e0 = frame_excess(a00, a01, a02, t0, t1, t2, l0, l1, l2, min(h0, 2.0**900), err_u)
-    w1, v1, e1 = frame_excess(a10, a11, a12, t0, t1, t2, l0, l1, l2, min(h1, 2.0**900), err_u)
-    w2, v2, e2 = frame_excess(a20, a21, a22, t0, t1, t2, l0, l1, l2, min(h2, 2.0**900), err_u)
-    s_hi, s_lo = square_sum_dd(w0, v0, w1, v1, w2, v2)
-    # R's entries to u**2 for the correction; in CPython only those whose excesses are not 0
-    # (compiled, every one: straight-line code vectorises; a term with a zero excess is 0)
+    g0, g1, g2 = min(h0, 2.0**900), min(h1, 2.0**900), min(h2, 2.0**900)
+    # in CPython, an axis whose float coordinate is surely within its slab has no excess:
+    # frame_excess's (0, 0, 0) without its double-double (OBB_DISTANCE_FREE); and R's entries
+    # only for the excesses that are not 0. Compiled, every axis and entry (straight-line code
+    # vectorises; a term with a zero excess is 0)
     skip = interpreted()
+    slack = OBB_DISTANCE_FREE * FILTER_UNIT * size_t + 2.01 * err_u
+    free0 = skip and abs(a00 * t0 + a01 * t1 + a02 * t2) + slack <= g0 * (1.0 - 2.0**-51)
+    free1 = skip and abs(a10 * t0 + a11 * t1 + a12 * t2) + slack <= g1 * (1.0 - 2.0**-51)
+    free2 = skip and abs(a20 * t0 + a21 * t1 + a22 * t2) + slack <= g2 * (1.0 - 2.0**-51)
+    w0, v0, e0 = (0.0, 0.0, 0.0) if free0 else frame_excess(a00, a01, a02, t0, t1, t2, l0, l1,
+                                                            l2, g0, err_u)
+    w1, v1, e1 = (0.0, 0.0, 0.0) if free1 else frame_excess(a10, a11, a12, t0, t1, t2, l0, l1,
+                                                            l2, g1, err_u)
+    w2, v2, e2 = (0.0, 0.0, 0.0) if free2 else frame_excess(a20, a21, a22, t0, t1, t2, l0, l1,
+                                                            l2, g2, err_u)
+    s_hi, s_lo = square_sum_dd(w0, v0, w1, v1, w2, v2)
     z0, z1, z2 = skip and w0 == 0.0, skip and w1 == 0.0, skip and w2 == 0.0
     r00 = 0.0 if z0 else gram_residual(a00, a01, a02, a00, a01, a02, 1.0)
     r11 = 0.0 if z1 else gram_residual(a10, a11, a12, a10, a11, a12, 1.0)

@@ -5,6 +5,7 @@ faithfully rounded."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pyrr
@@ -94,6 +95,48 @@ def test_a_thousand_generic_distances_are_faithful(monkeypatch):
     axes32 = axes[:40].astype(np.float32).astype(np.float64)
     got = distance_point_obb(point[:40], center[:40], axes32, half[:40])
     assert_faithful(got, list(zip(point, center, axes32, half, strict=False)))
+
+
+def test_points_in_a_flat_boxs_plane_are_faithful():
+    # each point is the world image of a point of the box's plane, rounded: its frame coordinate
+    # across the plane is of the order of its rounding, where the double-double's high part may
+    # have the other sign than the whole, and the distance is that coordinate
+    rng = np.random.default_rng(11)
+    n = 400
+    axes = np.array([pyrr.matrix33.create_from_eulers(e) for e in rng.uniform(-3, 3, (n, 3))])
+    center = rng.normal(size=(n, 3)) * rng.choice([1.0, 1e3], size=(n, 1))
+    half = np.abs(rng.normal(size=(n, 3))) * [1.0, 1.0, 0.0]
+    u = rng.uniform(-1, 1, (n, 3)) * half
+    point = center + np.einsum("nij,ni->nj", axes, u)
+    cases = list(zip(point, center, axes, half, strict=True))
+    assert_faithful(distance_point_obb(point, center, axes, half), cases)
+
+
+def test_points_just_beyond_a_face_that_floats_put_inside_are_faithful():
+    # world images of points of a face, rounded, the face's half size 100 times below the
+    # others': of those just outside the box, the ones whose float frame coordinate,
+    # a . fl(p - c), lies inside the face by more than 0.5 u W (W the offset's 1-norm; the
+    # float frame errs by up to 4 u W). One item, and the interpreted loop, leave an axis out
+    # only where it is surely inside (OBB_DISTANCE_FREE): one of these left out would be at
+    # distance 0
+    rng = np.random.default_rng(5)
+    n = 20000
+    axes = np.array([pyrr.matrix33.create_from_eulers(e) for e in rng.uniform(-3, 3, (n, 3))])
+    center, half = rng.normal(size=(n, 3)), np.abs(rng.normal(size=(n, 3))) * [0.01, 1, 1]
+    u = rng.uniform(-1, 1, (n, 3)) * half
+    u[:, 0] = half[:, 0]
+    point = center + np.einsum("nij,ni->nj", axes, u)
+    t = point - center
+    frame = abs((axes[:, 0, 0] * t[:, 0] + axes[:, 0, 1] * t[:, 1]) + axes[:, 0, 2] * t[:, 2])
+    inside = frame + 0.5 * 2.0**-53 * abs(t).sum(1) <= half[:, 0] * (1 - 2.0**-51)
+    beyond = [k for k in np.flatnonzero(inside)
+              if abs(sum(Fraction(axes[k, 0, j]) * (Fraction(point[k, j]) - Fraction(center[k, j]))
+                         for j in range(3))) > half[k, 0]]
+    assert len(beyond) >= 3, f"expected such points, found {len(beyond)}"
+    cases = [(point[k], center[k], axes[k], half[k]) for k in beyond]
+    got = distance_point_obb(*stacked(cases))
+    assert_faithful(got, cases)
+    assert (got > 0).all(), "expected every point outside"
 
 
 _SKEW = np.array([[1.0, 0.0, 0.0], [2.0**-21, 1.0, 0.0], [0.0, 0.0, 1.0]])  # R01 ~ 4.8e-7
