@@ -32,7 +32,7 @@ from ._exact import scaled, to_float
 from ._floats import jitable, two_product
 
 __all__ = ["aabb_distance2", "excess", "frame_excess", "gram_residual", "obb_distance2",
-           "sqrt_dd", "sqrt_rounded", "square_sum_dd"]
+           "sqrt_dd", "sqrt_rounded", "square_sum_dd", "surely_free"]
 
 
 @jitable
@@ -101,6 +101,16 @@ def frame_excess(a0: float, a1: float, a2: float, t0: float, t1: float, t2: floa
     out = w_hi > 0.0
     return (sign * w_hi if out else 0.0, sign * w_lo if out else 0.0,
             0.0 if w_hi + 2.0 * err <= 0.0 else err)
+
+
+@jitable
+def surely_free(a0: float, a1: float, a2: float, t0: float, t1: float, t2: float, h: float,
+                slack: float) -> bool:
+    """Whether :func:`frame_excess` for the axis ``a``, the offset ``t`` (and its low parts)
+    and the half size ``h`` surely gives ``(0, 0, 0)``: the float frame coordinate
+    ``a . t`` lies inside the slab by ``slack`` = OBB_DISTANCE_FREE u |t|_1 + 2.01 err, and
+    by 4 u h for the roundings (the proof is at OBB_DISTANCE_FREE)."""
+    return abs(a0 * t0 + a1 * t1 + a2 * t2) + slack <= h * (1.0 - 2.0**-51)
 
 
 @jitable

@@ -27,6 +27,7 @@ from ._closest import (
     sqrt_dd,
     sqrt_rounded,
     square_sum_dd,
+    surely_free,
 )
 from ._dask import dask_aware
 from ._double_double import two_sum
@@ -135,9 +136,9 @@ def _filter(px: float, py: float, pz: float, cx: float, cy: float, cz: float, a0
     # vectorises; a term with a zero excess is 0)
     skip = interpreted()
     slack = OBB_DISTANCE_FREE * FILTER_UNIT * size_t + 2.01 * err_u
-    free0 = skip and abs(a00 * t0 + a01 * t1 + a02 * t2) + slack <= g0 * (1.0 - 2.0**-51)
-    free1 = skip and abs(a10 * t0 + a11 * t1 + a12 * t2) + slack <= g1 * (1.0 - 2.0**-51)
-    free2 = skip and abs(a20 * t0 + a21 * t1 + a22 * t2) + slack <= g2 * (1.0 - 2.0**-51)
+    free0 = surely_free(a00, a01, a02, t0, t1, t2, g0, slack) if skip else False
+    free1 = surely_free(a10, a11, a12, t0, t1, t2, g1, slack) if skip else False
+    free2 = surely_free(a20, a21, a22, t0, t1, t2, g2, slack) if skip else False
     w0, v0, e0 = (0.0, 0.0, 0.0) if free0 else frame_excess(a00, a01, a02, t0, t1, t2, l0, l1,
                                                             l2, g0, err_u)
     w1, v1, e1 = (0.0, 0.0, 0.0) if free1 else frame_excess(a10, a11, a12, t0, t1, t2, l0, l1,
