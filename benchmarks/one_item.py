@@ -6,7 +6,10 @@ triangle, box, ball, point, plane or frustum writes it: (3,) float64 arrays, a (
 (a general rotation, not the identity) and Python floats for radii and offsets. The calls take
 turns, ``calls`` calls each a round, pyrr's first, so that load from other processes hits them
 alike; printed are the median microseconds per call over the rounds and the median (and range)
-over the rounds of the ratio to pyrr's call in the same round.
+over the rounds of the ratio to pyrr's call in the same round. Each query runs interpreted first
+(``set_jit(False)``), then with its filter compiled for one item, as it runs once it has answered
+``_engine._COMPILE_AFTER`` items one at a time (the compilation, in the background, is waited
+for between the two and its time printed: seconds where numba's cache is empty).
 """
 
 from __future__ import annotations
@@ -25,10 +28,11 @@ from pyrr import matrix44
 from pyrr.geometric_tests import ray_intersect_aabb
 
 import geometry
+from geometry import _background, _engine
 
 PYRR = "pyrr ray_intersect_aabb"
-HEADER = ("| one item | us per call | x pyrr, median | x pyrr, range |\n"
-          "|---|--:|--:|--:|")
+HEADER = ("| one item | us, interpreted | x pyrr | range | us, compiled | x pyrr | range |\n"
+          "|---|--:|--:|--:|--:|--:|--:|")
 
 
 def _rotation() -> np.ndarray:
@@ -92,13 +96,9 @@ def cases() -> list[tuple[str, Callable[[], object]]]:
     ]
 
 
-def table(rounds: int = 7, calls: int = 2000, out: TextIO | None = None) -> dict[str, float]:
-    """Print the table (module docstring) and return {name: median us per call}."""
-    out = out or sys.stdout
-    timed = cases()
-    for _, call in timed:  # warm up (imports, the work of the first calls)
-        for _ in range(100):
-            call()
+def _rounds(timed: list[tuple[str, Callable[[], object]]], rounds: int, calls: int
+            ) -> dict[str, list[float]]:
+    """Microseconds per call, each round ``calls`` calls of each case in turn."""
     runs: dict[str, list[float]] = {name: [] for name, _ in timed}
     for _ in range(rounds):
         for name, call in timed:
@@ -106,15 +106,52 @@ def table(rounds: int = 7, calls: int = 2000, out: TextIO | None = None) -> dict
             for _ in range(calls):
                 call()
             runs[name].append((time.perf_counter() - t0) / calls * 1e6)
-    us = {name: statistics.median(r) for name, r in runs.items()}
+    return runs
+
+
+def table(rounds: int = 7, calls: int = 2000, out: TextIO | None = None, compiled: bool = True
+          ) -> dict[str, tuple[float, float]]:
+    """Print the table (module docstring) and return {name: (median us per call interpreted,
+    compiled)}: first every call interpreted (``set_jit(False)``), then, once each query has
+    made the one-item calls after which its filter compiles and the compilations are done
+    (:mod:`geometry._background`), with the compiled filter (not with ``compiled=False``: its
+    columns then say ``-``, and the result NaN)."""
+    out = out or sys.stdout
+    timed = cases()
+    geometry.set_jit(False)
+    try:
+        for _, call in timed:  # warm up (imports, the work of the first calls)
+            for _ in range(100):
+                call()
+        plain = _rounds(timed, rounds, calls)
+        for _, call in timed:  # what makes the filter compile once jit is on again
+            for _ in range(_engine._COMPILE_AFTER if compiled else 0):
+                call()
+    finally:
+        geometry.set_jit(True)
+    t0 = time.perf_counter()
+    _background.wait()
+    wait = time.perf_counter() - t0
+    fast = _rounds(timed, rounds, calls) if compiled else {}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"one item: {rounds} rounds of {calls} calls, load average {load:.2f}; "
-          f"pyrr's call {us[PYRR]:.2f} us", file=out)
+    print(f"one item: {rounds} rounds of {calls} calls, load average {load:.2f}; pyrr's call "
+          f"{statistics.median(plain[PYRR]):.2f} us"
+          + (f"; the filters compiled for one item after the interpreted rounds in {wait:.2f} s"
+             if compiled else ""), file=out)
     print(HEADER, file=out)
-    for name, r in runs.items():
-        ratios = [t / p for t, p in zip(r, runs[PYRR], strict=True)]
-        print(f"| {name} | {us[name]:.2f} | {statistics.median(ratios):.2f} | "
-              f"{min(ratios):.2f}–{max(ratios):.2f} |", file=out)
+    us = {}
+    for name in plain:
+        row = []
+        for runs in (plain, fast):
+            if not runs:
+                row.append("- | - | -")
+                continue
+            ratios = [t / p for t, p in zip(runs[name], runs[PYRR], strict=True)]
+            row.append(f"{statistics.median(runs[name]):.2f} | {statistics.median(ratios):.2f} "
+                       f"| {min(ratios):.2f}–{max(ratios):.2f}")
+        print(f"| {name} | {' | '.join(row)} |", file=out)
+        us[name] = (statistics.median(plain[name]),
+                    statistics.median(fast[name]) if fast else math.nan)
     print(file=out, flush=True)
     return us
 
@@ -124,8 +161,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="rounds (default 7)")
     parser.add_argument("--calls", type=int, default=2000, help="calls a round (default 2000)")
+    parser.add_argument("--interpreted-only", action="store_true",
+                        help="leave out the rounds with the filters compiled for one item")
     args = parser.parse_args(argv)
-    table(args.rounds, args.calls)
+    table(args.rounds, args.calls, compiled=not args.interpreted_only)
     return 0
 
 

@@ -5,7 +5,8 @@ returns its answer and whether rounding could have changed it, plus an exact pas
 arithmetic on the floats' exact values) for the doubtful items: answers are exact for the
 floats given, at every magnitude. One engine (``_engine``) validates the arguments, broadcasts
 them over leading dimensions (one item: shape (3,), many: (N, 3)), runs the filter in CPython
-for one item and in a compiled numba loop for many (``set_jit``, ``set_num_threads``), and
+for one item (compiled once a query has answered 2000 items one at a time) and in a compiled
+numba loop for many (``set_jit``, ``set_num_threads``), and
 writes into caller-owned ``out=`` arrays when given. ``SEMANTICS.md`` at the project's top is
 the contract; the docstrings restate it per function.
 

@@ -11,6 +11,9 @@ so that no later batch with doubtful items stops to compile it. A larger first b
 the loop in the caller's thread and waits, as it always did: there the interpreter would cost
 more than the compilation.
 
+A query hot on one item (``_engine``) compiles its filter for one item in the same way, while
+the interpreter answers its calls.
+
 ``BoxTree``'s build and walks are compiled functions of their own, called from Python
 (:class:`Tiered`): a call whose arrays are small enough for the interpreter runs the function as
 written while numba compiles it in a thread, in the same way.

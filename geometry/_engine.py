@@ -37,7 +37,12 @@ and wires them to the engine once::
   Python floats (from the 17th call on with its helpers written in,
   :mod:`._inline`: CPython pays for calls that numba inlines), ``_exact`` if it doubts;
   returns a Python scalar (one output) or a tuple of them. Nothing is allocated, numba is not
-  imported.
+  imported. A query that has answered ``_COMPILE_AFTER`` items one at a time is hot: its filter
+  compiles for one item in a thread (:func:`._loops.compile_one`, through
+  :mod:`._background`; from numba's cache in a tenth of a second, else in one to two) while the
+  interpreter goes on, and from then on one item runs compiled, a call a few times cheaper, with
+  the same bits (the compiled code is the loops', whose parity with the interpreter's is
+  tested); ``set_jit(False)`` keeps or puts one item back in the interpreter.
 - **many items**: one compiled loop (numba ``njit``, ``cache=True``, ``nogil``; over contiguous
   pieces of the items in up to :func:`._threads.get_num_threads` threads when the batch is large,
   see :func:`._threads.set_num_threads`) runs the same filter (:mod:`._loops`), writing answers and
@@ -102,10 +107,12 @@ from ._inline import inlined
 from ._loops import (
     Column,
     compile_loop,
+    compile_one,
     compiler,
     get_jit,
     loop_args,
     numba_jit_disabled,
+    on_set_jit,
     run_interpreted,
 )
 from ._one import AXES_SHAPE, POINT_SHAPE, SCALAR_SHAPE, parse, query_class
@@ -132,6 +139,10 @@ _INF = math.inf
 #: written in is made (tens of ms for the largest filters): a process that answers a few items
 #: does not pay for it.
 _INLINE_AFTER = 16
+#: One-item calls of a query after which its filter is compiled for one item, in a thread, and
+#: runs compiled from then on (module docstring): a tenth of a second of numba where its cache
+#: holds the filter (one to two seconds where it does not), a few microseconds saved a call.
+_COMPILE_AFTER = 2000
 _queries: weakref.WeakSet[Query] = weakref.WeakSet()  # every Query, for _after_fork
 
 
@@ -145,6 +156,16 @@ def _after_fork() -> None:
 
 if hasattr(os, "register_at_fork"):  # POSIX
     os.register_at_fork(after_in_child=_after_fork)
+
+
+def _choose_one_filters() -> None:
+    """After ``set_jit``: each query's one item runs its compiled filter, if it has one, only
+    while ``get_jit()``."""
+    for query in list(_queries):
+        query._choose_one()
+
+
+on_set_jit(_choose_one_filters)
 
 
 class Query:
@@ -177,8 +198,12 @@ class Query:
                             + ((False,) if second_pass else ()) for t32_out in (False, True))
         self._single = len(self.outputs) == 1
         self._t = T in self.outputs
-        self._python: Callable[..., tuple[Any, ...]] | None = None  # :meth:`python_filter`
-        self._ones = 0  # one-item calls before it
+        #: the filter one item runs once :meth:`python_filter` is made: that, or the filter
+        #: compiled for one item (:meth:`_hot`)
+        self._python: Callable[..., tuple[Any, ...]] | None = None
+        self._inlined: Callable[..., tuple[Any, ...]] | None = None  # :meth:`python_filter`
+        self._scalar: Any = None  # :meth:`_compile_one`
+        self._ones = 0  # one-item calls so far
         self._loops: dict[tuple[tuple[bool, ...], bool | None, bool | None],
                           tuple[Callable[..., int], Callable[..., int] | None]] = {}
         # loops compiled, per dtype
@@ -203,11 +228,13 @@ class Query:
     def _warm(self) -> Callable[..., tuple[Any, ...]]:
         """The filter that one item runs before :meth:`python_filter` is made: the first few
         calls run it as written (module docstring)."""
-        self._ones += 1
         return self.filter if self._ones <= _INLINE_AFTER else self.python_filter()
 
     def _one(self, flat: list[float], values: tuple[Any, ...], all32: bool) -> Any:
         """One item: the filter on Python floats, the exact pass if it doubts."""
+        self._ones += 1
+        if self._ones == _COMPILE_AFTER:
+            self._hot()
         answer = (self._python or self._warm())(*flat, *self._flags[all32])
         if answer[-1]:
             return self._exact_one(flat, values, all32)
@@ -229,13 +256,40 @@ class Query:
     def python_filter(self) -> Callable[..., tuple[Any, ...]]:
         """The filter as CPython runs it: with its helpers inlined (:func:`._inline.inlined`),
         the same arithmetic, so the same bits; made on first use."""
-        if self._python is None:
-            self._python = inlined(self.filter)
+        if self._inlined is None:
+            self._inlined = inlined(self.filter)
+            self._choose_one()
             # one item: from now on a class of its own, whose call tests this query's arguments
             # written out and calls the inlined filter (made here, not at import: a process that
             # answers a few items does not pay for it)
-            self.__class__ = query_class(Query, self._shapes, self._flags[False], self._single)
-        return self._python
+            self.__class__ = query_class(Query, self._shapes, self._flags[False], self._single,
+                                         _COMPILE_AFTER)
+        return self._inlined
+
+    def _hot(self) -> None:
+        """One item has run ``_COMPILE_AFTER`` times: its filter compiles for one item in a
+        thread (:mod:`._background`; not with ``set_jit(False)`` or numba's JIT disabled), and
+        one item runs it from then on."""
+        if get_jit() and not numba_jit_disabled():
+            _background.compiling(("one", self), lambda: (self._compile_one, None))
+
+    def _compile_one(self) -> None:
+        """:meth:`_hot`'s thread: compiles the filter (:func:`._loops.compile_one`) for the
+        items' floats and the flags one item passes."""
+        self._scalar = compile_one(self.filter, sum(kind.width for kind in self.kinds),
+                                   len(self._flags[False]))
+        self._choose_one()
+
+    def _choose_one(self) -> None:
+        """The filter one item runs, once :meth:`python_filter` is made: the compiled one where
+        there is one and ``get_jit()``, else the inlined one (the same bits either way: the
+        compiled loops' parity with the interpreter's). A query whose hot calls came while
+        ``set_jit(False)`` starts compiling when ``set_jit(True)`` comes (:meth:`_hot`)."""
+        if self._scalar is None and self._ones >= _COMPILE_AFTER:
+            self._hot()
+        if self._inlined is not None:
+            self._python = (self._scalar if self._scalar is not None and get_jit()
+                            else self._inlined)
 
     def _many(self, values: tuple[Any, ...], out: Any) -> Any:
         arrays = [_as_array(name, value, kind) for name, value, kind
@@ -357,7 +411,7 @@ class Query:
                 (self, key), lambda: compiler(loop, second, [*loop_args(columns), *outs, doubt])):
             # (the filter as written, unless inlined already: inlining it costs the largest
             # filters more than such a batch)
-            return run_interpreted(self._python or self.filter, columns, self.kinds, m, outs,
+            return run_interpreted(self._inlined or self.filter, columns, self.kinds, m, outs,
                                    doubt, self._flags[dtype == np.float32])
         return self._first_pass(loop, second, key, columns, outs, doubt)
 

@@ -22,8 +22,9 @@ from ._floats import interpreted, two_product
 from ._specialize import specialized
 from ._validate import AXES, Kind
 
-__all__ = ["Column", "compile_loop", "compiler", "get_jit", "loop_args", "njit_cached",
-           "numba_jit_disabled", "register_jitables", "run_interpreted", "set_jit"]
+__all__ = ["Column", "compile_loop", "compile_one", "compiler", "get_jit", "loop_args",
+           "njit_cached", "numba_jit_disabled", "on_set_jit", "register_jitables",
+           "run_interpreted", "set_jit"]
 
 
 #: A per-item argument as the loops take it: Python floats shared by every item, or a flat
@@ -36,6 +37,9 @@ _jit = os.environ.get("SLABLAB_JIT", "1").strip().lower() not in ("0", "false", 
 
 #: Items per block where a loop deinterleaves per-item axes first (:func:`compile_loop`).
 _BLOCK = 64
+
+#: Called after each :func:`set_jit` (the engine's queries choose their one-item filter again).
+_set_jit_hooks: list[Callable[[], None]] = []
 
 
 def numba_jit_disabled() -> bool:
@@ -50,12 +54,20 @@ def numba_jit_disabled() -> bool:
 def set_jit(enabled: bool) -> None:
     """Run batches in compiled loops (``True``, the default) or in the interpreter (``False``,
     also ``SLABLAB_JIT=0``; numba's ``NUMBA_DISABLE_JIT=1`` runs them interpreted as well), and
-    ``BoxTree``'s build and walks likewise. Both run the same functions: answers never change,
-    only speed."""
+    ``BoxTree``'s build and walks likewise, and the one-item calls of a query hot enough to
+    have its filter compiled for one item (``_engine``). Both run the same functions: answers
+    never change, only speed."""
     global _jit
     if not isinstance(enabled, (bool, np.bool_)):
         raise ValueError(f"enabled must be True or False, got {enabled!r}")
     _jit = bool(enabled)
+    for hook in _set_jit_hooks:
+        hook()
+
+
+def on_set_jit(hook: Callable[[], None]) -> None:
+    """Call ``hook`` after every :func:`set_jit` from now on."""
+    _set_jit_hooks.append(hook)
 
 
 def get_jit() -> bool:
@@ -363,6 +375,31 @@ def compile_loop(filter: Callable[..., tuple[Any, ...]], kinds: Sequence[Kind],
 
     return (njit_cached(namespace[name], **options),
             njit_cached(namespace[f"{name}_second"], **options) if second_pass else None)
+
+
+def compile_one(filter: Callable[..., tuple[Any, ...]], n_items: int, n_flags: int) -> Any:
+    """``filter`` compiled for one item called from CPython: a numba function of its
+    ``n_items`` floats and ``n_flags`` flags (``t32``, ``case``, ``first_pass`` where it takes
+    them, as the interpreter passes them: arguments, not constants), compiled for Python floats
+    and bools and for nothing else (no second compilation behind a call of other types: those
+    raise ``TypeError``). Its name carries :func:`_digest` as a loop's does, so that numba's
+    cache notices a changed filter or helper. Compiled code takes the branches that
+    :func:`._floats.interpreted` leaves to it, as the loops do, with the same bits."""
+    import numba
+    from numba import types
+
+    register_jitables()
+    params = ", ".join(f"x{j}" for j in range(n_items + n_flags))
+    name = f"_one_{filter.__module__.rsplit('.', 1)[-1]}_{_digest(filter)}"
+    namespace: dict[str, Any] = {"kernel": numba.njit(error_model="numpy")(filter),
+                                 "__name__": __name__}
+    # compiled as if written in this file, so numba's cache can locate and stamp it
+    exec(compile(f"def {name}({params}):\n    return kernel({params})\n", __file__, "exec"),
+         namespace)
+    one = njit_cached(namespace[name], error_model="numpy")
+    one.compile((types.float64,) * n_items + (types.boolean,) * n_flags)
+    one.disable_compile()
+    return one
 
 
 def compiler(loop: Callable[..., int], second: Callable[..., int] | None, args: Sequence[Any]

@@ -5,7 +5,9 @@ a (3, 3) frame) and Python floats, and the library passes a frustum's constants 
 :func:`query_class` gives a query a class of its own (once its filter is inlined, for calls
 that repeat) whose ``__call__`` takes its arguments by position and tests exactly that case
 in one expression (an exact type, the dtype, the shape: no loop over the arguments, no list
-built), then runs the filter on their floats; a call with a float64 array computes in
+built), counts the call (the query's ``_hot`` at its ``hot``-th: its filter compiles for
+one item, and ``_python`` becomes that), then runs the filter on their floats; a call with a
+float64 array computes in
 float64, so none of the float32 rule applies there. Whatever else
 comes (tuples, lists, numbers of other types, float32, a doubtful item) goes on as the general
 one-item path (:func:`parse`, then the query's ``_one``) or the batched path (``_many``).
@@ -29,10 +31,11 @@ _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 
 
 def query_class(base: type, shapes: Sequence[tuple[int, ...]], flags: tuple[bool, ...],
-                single: bool) -> type:
+                single: bool, hot: int) -> type:
     """A subclass of ``base`` (the engine's ``Query``) whose ``__call__`` takes one argument per
     item shape in ``shapes`` (module docstring); ``flags`` are the filter's arguments after the
-    items' for float64 outputs, ``single`` whether it has one output."""
+    items' for float64 outputs, ``single`` whether it has one output; the ``hot``-th one-item
+    call calls the query's ``_hot``."""
     names = [f"a{k}" for k in range(len(shapes))]
     tests, unpack, floats = [], [], []
     for a, shape in zip(names, shapes, strict=True):
@@ -58,6 +61,9 @@ def __call__(self, {args}, *, out=None):
     if out is None:
         if {" and ".join(tests) if fast else "False"}:
             {"; ".join(unpack) or "pass"}
+            self._ones += 1
+            if self._ones == {hot}:
+                self._hot()
             answer = self._python({", ".join(floats + [repr(f) for f in flags])})
             if not answer[-1]:
                 return {"answer[0]" if single else "answer[:-1]"}
