@@ -124,9 +124,10 @@ def table(rounds: int = 7, calls: int = 2000, out: TextIO | None = None, compile
             for _ in range(100):
                 call()
         plain = _rounds(timed, rounds, calls)
-        for _, call in timed:  # what makes the filter compile once jit is on again
-            for _ in range(_engine._COMPILE_AFTER if compiled else 0):
-                call()
+        if compiled:  # the calls that make each filter compile once jit is on again
+            for _, call in timed:
+                for _ in range(_engine._COMPILE_AFTER):
+                    call()
     finally:
         geometry.set_jit(True)
     t0 = time.perf_counter()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import struct
 
 import numpy as np
-import pyrr
 import pytest
 
 import geometry
@@ -23,13 +22,8 @@ from geometry import (
     triangle_obb,
 )
 from geometry._one import parse
-
-
-def random_axes(rng, n):
-    """``n`` rotations' rows (orthonormal within rounding), and a few axis-aligned frames."""
-    axes = np.array([pyrr.matrix33.create_from_eulers(e) for e in rng.uniform(-3, 3, (n, 3))])
-    axes[rng.random(n) < 0.2] = np.eye(3)
-    return axes
+from tests.geometry.test_frustum import MATRICES
+from tests.geometry.test_point_obb import random_axes
 
 
 def items(module, n, seed):
@@ -107,13 +101,11 @@ def test_compiled_filter_equals_the_interpreted_one_bit_for_bit(compiled_one, mo
 
 
 def test_frustum_answers_equal_with_the_compiled_filter(compiled_one):
-    view = pyrr.matrix44.create_look_at(np.array([5.0, 3.0, 4.0]), np.zeros(3),
-                                        np.array([0.0, 0.0, 1.0]))
-    frustum = geometry.Frustum.from_matrix(
-        view @ pyrr.matrix44.create_perspective_projection(60.0, 1.5, 0.1, 100.0))
+    frustum = geometry.Frustum.from_matrix(MATRICES["perspective"])
     rng = np.random.default_rng(3)
     boxes = [np.sort(rng.uniform(-4, 4, (2, 3)), axis=0) for _ in range(300)]
     before = [geometry.classify_aabb_frustum(lo, hi, frustum) for lo, hi in boxes]
+    assert len(set(before)) == 3  # boxes outside, across the frustum's boundary and inside
     query = compiled_one(aabb_frustum._QUERY)
     assert query._python is query._scalar
     after = [geometry.classify_aabb_frustum(lo, hi, frustum) for lo, hi in boxes]
