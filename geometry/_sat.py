@@ -53,17 +53,16 @@ def max_abs3(x: float, y: float, z: float) -> float:
 @jitable
 def edge_axis_margin(a1: float, a2: float, p1: float, p2: float, q1: float, q2: float, k1: float,
                      k2: float, r1: float, r2: float) -> float:
-    """Margin of one box-axis x edge axis whose two non-zero components are ``a1, a2``, as in
-    :func:`triangle_box_sat`: the triangle projects to ``[min, max]`` of ``a . p`` and
-    ``a . q`` (``p`` a vertex of the edge, ``q`` the opposite one; the edge's other vertex
-    projects as ``p``), the box of centre ``k`` and half extent ``r`` to ``a . k`` +- ``|a1| r1
-    + |a2| r2``. Negative iff the axis separates them."""
+    """Twice the margin of one box-axis x edge axis whose two non-zero components are ``a1,
+    a2``, as in :func:`triangle_box_sat` (the box as TWICE its centre ``k`` and half extent
+    ``r``): the triangle projects to ``[min, max]`` of ``a . p`` and ``a . q`` (``p`` a vertex
+    of the edge, ``q`` the opposite one; the edge's other vertex projects as ``p``; a segment's
+    two ends project alike), the box to ``a . k / 2`` +- ``(|a1| r1 + |a2| r2) / 2``: twice the
+    margin, the sum of the radii less the distance of the midpoints, is ``|a1| r1 + |a2| r2 +
+    |a . p - a . q| - |a . k - (a . p + a . q)|``. Negative iff the axis separates them."""
     p = a1 * p1 + a2 * p2
     q = a1 * q1 + a2 * q2
-    c = a1 * k1 + a2 * k2
-    m = c - (p if p > q else q)
-    m2 = (q if p > q else p) - c
-    return (abs(a1) * r1 + abs(a2) * r2) - (m if m > m2 else m2)
+    return (abs(a1) * r1 + (abs(a2) * r2 + abs(p - q))) - abs(a1 * k1 + (a2 * k2 - (p + q)))
 
 
 @jitable
@@ -100,21 +99,23 @@ def box_normals(ax: float, ay: float, az: float, bx: float, by: float, bz: float
 
 @jitable
 def triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float,
-                     cy: float, cz: float, lx: float, ly: float, lz: float, hx: float, hy: float,
-                     hz: float, kx: float, ky: float, kz: float, rx: float, ry: float, rz: float,
-                     err: float, big: float, zero_axes_exact: bool, separated_by_box: bool,
-                     unsure: bool) -> tuple[bool, bool]:
-    """``(overlap, doubt)`` of the triangle ``a, b, c`` and the closed box ``l <= p <= h``
-    (``l <= h``, finite) by Akenine-Möller's thirteen separating axes, in float64.
+                     cy: float, cz: float, kx: float, ky: float, kz: float, rx: float, ry: float,
+                     rz: float, err: float, big: float, zero_axes_exact: bool,
+                     separated_by_box: bool, unsure: bool) -> tuple[bool, bool]:
+    """``(overlap, doubt)`` of the triangle ``a, b, c`` and a closed box by Akenine-Möller's
+    thirteen separating axes, in float64.
 
-    The box comes as its bounds and as its centre ``k`` and half extent ``r`` (the edge axes use
-    these), each coordinate within ``err`` plus ``u big`` of the exact one. Each vertex
-    coordinate is known within ``err`` of the exact one (0: exactly); ``big`` is at least the
-    magnitude of every coordinate, vertex or box, that the tests use. Each axis's
-    margin is compared with its error bound (``_tolerances``): an axis that separates beyond it
-    answers False, one within it is doubt. (A vertex inside the box beyond the bound would
-    settle such a doubt too, but it rarely meets one: on integer grids, where doubts are common,
-    it settled under half of them, and testing it cost a tenth to a fifth of every loop.)
+    The box comes as TWICE its centre, ``k``, and twice its half extent, ``r`` (``l + h`` and
+    ``h - l`` for the box ``[l, h]``, ``l <= h``, finite), each coordinate within twice ``err
+    + u big`` of the exact one: every margin below is twice the margin of the centre and
+    the half extent, exactly (doubling rounds nothing), which saves halving the box and the
+    triangle's ends. Each vertex coordinate is known within ``err`` of the exact one (0:
+    exactly); ``big`` is at least the magnitude of every coordinate, vertex or box (the centre,
+    the half extent and the bounds), that the tests use. Each axis's margin is compared with
+    twice its error bound (``_tolerances``): an axis that separates beyond it answers False,
+    one within it is doubt. (A vertex inside the box beyond the bound would settle such a doubt
+    too, but it rarely meets one: on integer grids, where doubts are common, it settled under
+    half of them, and testing it cost a tenth to a fifth of every loop.)
     ``zero_axes_exact``: the vertices are exact and the caller has decided the box's normals
     exactly; then a computed edge component is zero exactly when the exact one is, and an axis
     that is zero or parallel to a box normal (a zero component; for the triangle's normal, a
@@ -133,136 +134,96 @@ def triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz: 
     in_range = (FILTER_SCALE_MIN <= edge) & (big <= FILTER_SCALE_MAX)
     unsure = unsure | (not in_range)
     slope = FILTER_UNIT * edge + err
-    bound = TRIANGLE_EDGE_BOUND * slope * big
+    bound = 2.0 * TRIANGLE_EDGE_BOUND * slope * big  # the margins are doubled
     # the nine box-axis x edge axes: e_x x f = (0, -f_z, f_y), e_y x f = (f_z, 0, -f_x),
     # e_z x f = (-f_y, f_x, 0) for the edges f = b - a, c - b, a - c, each with a vertex of its
     # own and the opposite one: (a, c), (b, a), (c, b). Per axis, the triangle projects to
-    # [min, max] of those two vertices' projections p, q and the box to its centre's projection
-    # c +- its radius |a1| r1 + |a2| r2; the margin, the radius less the farther of c - max and
-    # min - c, is negative iff the axis separates. (Projecting the box's near and far corners
-    # instead, by min and max of the products with l and h, takes four products and four
-    # selects an axis, and runs slower.)
+    # [min, max] of those two vertices' projections p, q, of midpoint (p + q) / 2 and radius
+    # |p - q| / 2, and the box to its centre's projection +- its radius |a1| r1 + |a2| r2:
+    # the margin, the sum of the radii less the distance of the midpoints, is negative iff the
+    # axis separates. Doubled, as the box comes: sum of the radii |a1| r1 + |a2| r2 + |p - q|,
+    # distance |a . k - (p + q)|. With one triangle for many boxes, what it alone gives (the
+    # axis, p + q, |p - q|) is a constant of the loop: a box costs four fused multiply-adds, an
+    # absolute value, a subtraction and a minimum an axis.
     # With exact vertices a computed edge component is zero iff the exact one is: an axis with a
     # zero component is zero or parallel to a box normal, which the caller decides (exactly:
     # the box is clamped to the triangle's bounding box), and is skipped (margin +inf); on
     # integer grids these axes had every box touching the triangle in doubt. All nine share
-    # one bound, so their least margin decides (min and max keep the work in float registers;
-    # a NaN margin needs a value out of range, which is doubt already). Each axis is
-    # edge_axis_margin written out: nine calls would slow an interpreted one-item call.
+    # one bound, so their least margin decides (a NaN margin needs a value out of range, which
+    # is doubt already). Each axis is edge_axis_margin written out: nine calls would slow an
+    # interpreted one-item call.
     exact_zeros = zero_axes_exact
     least = _INF
     a1, a2 = -e0z, e0y
     p = a1 * ay + a2 * az
     q = a1 * cy + a2 * cz
-    c = a1 * ky + a2 * kz
-    rr = abs(a1) * ry + abs(a2) * rz
-    m = c - larger(p, q)
-    m2 = smaller(q, p) - c
-    m = rr - larger(m, m2)
+    m = (abs(a1) * ry + (abs(a2) * rz + abs(p - q))) - abs(a1 * ky + (a2 * kz - (p + q)))
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = e0z, -e0x
     p = a1 * ax + a2 * az
     q = a1 * cx + a2 * cz
-    c = a1 * kx + a2 * kz
-    rr = abs(a1) * rx + abs(a2) * rz
-    m = c - larger(p, q)
-    m2 = smaller(q, p) - c
-    m = rr - larger(m, m2)
+    m = (abs(a1) * rx + (abs(a2) * rz + abs(p - q))) - abs(a1 * kx + (a2 * kz - (p + q)))
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = -e0y, e0x
     p = a1 * ax + a2 * ay
     q = a1 * cx + a2 * cy
-    c = a1 * kx + a2 * ky
-    rr = abs(a1) * rx + abs(a2) * ry
-    m = c - larger(p, q)
-    m2 = smaller(q, p) - c
-    m = rr - larger(m, m2)
+    m = (abs(a1) * rx + (abs(a2) * ry + abs(p - q))) - abs(a1 * kx + (a2 * ky - (p + q)))
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = -e1z, e1y
     p = a1 * by + a2 * bz
     q = a1 * ay + a2 * az
-    c = a1 * ky + a2 * kz
-    rr = abs(a1) * ry + abs(a2) * rz
-    m = c - larger(p, q)
-    m2 = smaller(q, p) - c
-    m = rr - larger(m, m2)
+    m = (abs(a1) * ry + (abs(a2) * rz + abs(p - q))) - abs(a1 * ky + (a2 * kz - (p + q)))
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = e1z, -e1x
     p = a1 * bx + a2 * bz
     q = a1 * ax + a2 * az
-    c = a1 * kx + a2 * kz
-    rr = abs(a1) * rx + abs(a2) * rz
-    m = c - larger(p, q)
-    m2 = smaller(q, p) - c
-    m = rr - larger(m, m2)
+    m = (abs(a1) * rx + (abs(a2) * rz + abs(p - q))) - abs(a1 * kx + (a2 * kz - (p + q)))
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = -e1y, e1x
     p = a1 * bx + a2 * by
     q = a1 * ax + a2 * ay
-    c = a1 * kx + a2 * ky
-    rr = abs(a1) * rx + abs(a2) * ry
-    m = c - larger(p, q)
-    m2 = smaller(q, p) - c
-    m = rr - larger(m, m2)
+    m = (abs(a1) * rx + (abs(a2) * ry + abs(p - q))) - abs(a1 * kx + (a2 * ky - (p + q)))
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = -e2z, e2y
     p = a1 * cy + a2 * cz
     q = a1 * by + a2 * bz
-    c = a1 * ky + a2 * kz
-    rr = abs(a1) * ry + abs(a2) * rz
-    m = c - larger(p, q)
-    m2 = smaller(q, p) - c
-    m = rr - larger(m, m2)
+    m = (abs(a1) * ry + (abs(a2) * rz + abs(p - q))) - abs(a1 * ky + (a2 * kz - (p + q)))
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = e2z, -e2x
     p = a1 * cx + a2 * cz
     q = a1 * bx + a2 * bz
-    c = a1 * kx + a2 * kz
-    rr = abs(a1) * rx + abs(a2) * rz
-    m = c - larger(p, q)
-    m2 = smaller(q, p) - c
-    m = rr - larger(m, m2)
+    m = (abs(a1) * rx + (abs(a2) * rz + abs(p - q))) - abs(a1 * kx + (a2 * kz - (p + q)))
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = -e2y, e2x
     p = a1 * cx + a2 * cy
     q = a1 * bx + a2 * by
-    c = a1 * kx + a2 * ky
-    rr = abs(a1) * rx + abs(a2) * ry
-    m = c - larger(p, q)
-    m2 = smaller(q, p) - c
-    m = rr - larger(m, m2)
+    m = (abs(a1) * rx + (abs(a2) * ry + abs(p - q))) - abs(a1 * kx + (a2 * ky - (p + q)))
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     separated = least < -bound
     unsure = unsure | (not least >= bound)
-    # the triangle's normal: the triangle projects to the single value n . a
+    # the triangle's normal: the triangle projects to the single value n . a, the box to
+    # n . k +- |n| . r (doubled: 2 n . a against the doubled box)
     nx = e0y * e1z - e0z * e1y
     ny = e0z * e1x - e0x * e1z
     nz = e0x * e1y - e0y * e1x
     d = nx * ax + ny * ay + nz * az
-    u, v, w, z = nx * lx, nx * hx, ny * ly, ny * hy
-    low = smaller(u, v) + smaller(w, z)
-    high = larger(v, u) + larger(z, w)
-    u, v = nz * lz, nz * hz
-    low = low + smaller(u, v)
-    high = high + larger(v, u)
-    m = d - low
-    m2 = high - d
-    margin = smaller(m, m2)
+    margin = ((abs(nx) * rx + (abs(ny) * ry + abs(nz) * rz))
+              - abs(nx * kx + (ny * ky + (nz * kz - 2.0 * d))))
     # a triangle in a plane x, y or z = const (exact vertices: its edges' components there are
     # zero exactly): the normal is that box normal, decided by the caller; skipped
     level = (((e0x == 0.0) & (e1x == 0.0)) | ((e0y == 0.0) & (e1y == 0.0))
              | ((e0z == 0.0) & (e1z == 0.0)))
     margin = skipped(margin, exact_zeros & level)
-    bound = TRIANGLE_PLANE_BOUND * slope * edge * big
+    bound = 2.0 * TRIANGLE_PLANE_BOUND * slope * edge * big
     separated = separated | (margin < -bound)
     unsure = unsure | (not margin >= bound)
     separated = separated_by_box | (separated & in_range)

@@ -54,23 +54,31 @@ FILTER_UNIT = 2.0**-53
 FILTER_SCALE_MIN = 2.0**-300
 FILTER_SCALE_MAX = 2.0**300
 
-#: Triangle vs box, a box-axis x edge axis a = (a1, a2): with coordinates at most M, edge
-#: components at most F and vertex and box coordinates known within E (0 for an AABB; for an OBB
-#: the frame change's error, plus that of the box's bounds where they are rotated too: it shifts
-#: every projection as a vertex error would), a vertex's projection errs by at most
-#: 4.001 u F M + 2 F E; the box's centre k and half extent r (an AABB's (l + h) / 2 and
-#: (h - l) / 2, an OBB's rotated centre and half sizes) by u M + E per coordinate, so its
-#: centre's projection and its radius |a1| r1 + |a2| r2 by
-#: 6.001 u F M + 2 F E each; the two differences with the triangle's ends and the margin
-#: round by 10 u F M more: 26.1 u F M + 6 F E <= 26.1 u F M + 12 E M in all (F <= 2 M).
-#: B = TRIANGLE_EDGE_BOUND * (u F + E) * M.
-TRIANGLE_EDGE_BOUND = 40.0
+#: Triangle vs box, a box-axis x edge axis a = (a1, a2) (``_sat.edge_axis_margin``; the segment
+#: vs OBB's axes too): with coordinates at most M, edge components at most F and vertex and box
+#: coordinates known within E (0 for an AABB; for an OBB the frame change's error, plus that of
+#: the box's bounds where they are rotated too: it shifts every projection as a vertex error
+#: would), a vertex's projection p or q errs by at most e_v = 4.001 u F M + 2 F E (|p| <= 2 F M);
+#: the margin is the sum of the radii less the distance of the midpoints, computed doubled from
+#: twice the box's centre K and half extent R (each within 2 (u M + E) per coordinate):
+#: p + q and |p - q| err by 2 e_v + 4 u F M each; a . K - (p + q) by 4 u F M + 4 F E from K,
+#: 2 e_v + 4 u F M from p + q and 18 u F M of its own roundings (it is at most 8 F M);
+#: |a1| R1 + |a2| R2 + |p - q| by as much (R, |p - q|, roundings); the difference of the two
+#: rounds by 16 u F M: 4 e_v + 68 u F M + 8 F E = 84.004 u F M + 16 F E doubled, so
+#: 42.002 u F M + 8 F E <= 42.002 u F M + 16 E M for the margin itself (F <= 2 M).
+#: B = TRIANGLE_EDGE_BOUND * (u F + E) * M, compared with the doubled margin as 2 B.
+TRIANGLE_EDGE_BOUND = 56.0
 
 #: Triangle vs box, the triangle's normal n = f0 x f1: |n - n_exact| <= 8 E F + 8 u F**2 per
-#: component; the triangle's and the box's projections and their difference err by at most
-#: 96 u F**2 M + 48 E F M + 6 E F**2 <= (96 u F + 60.1 E) F M.
-#: B = TRIANGLE_PLANE_BOUND * (u F + E) * F * M.
-TRIANGLE_PLANE_BOUND = 128.0
+#: component (|n_i| <= 2 F**2); n . a errs by 40 u F**2 M + 24 E F M + 6 E F**2 (from n, a and
+#: 16 u F**2 M of roundings). Doubled, as the edge axes: n . K - 2 n . a errs by 60 u F**2 M +
+#: 48 E F M + 12 E F**2 from n and K, twice n . a's error, and 72 u F**2 M of its own roundings
+#: (it is at most 24 F**2 M); |n| . R by 60 u F**2 M + 48 E F M + 12 E F**2 from n and R and
+#: 32 u F**2 M of roundings (at most 12 F**2 M); their difference rounds by 36 u F**2 M:
+#: 340 u F**2 M + 144 E F M + 36 E F**2 doubled, so 170 u F**2 M + 72 E F M + 18 E F**2 <=
+#: (170 u F + 108 E) F M for the margin itself.
+#: B = TRIANGLE_PLANE_BOUND * (u F + E) * F * M, compared with the doubled margin as 2 B.
+TRIANGLE_PLANE_BOUND = 224.0
 
 #: OBB frame change u_i = axes[i] . (p - center), p - center rounded once and the dot product
 #: three times: |u_i - exact| <= 4.001 u sum_j |axes[i, j]| |p_j - center_j|, with entries of

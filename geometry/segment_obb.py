@@ -104,14 +104,16 @@ def _filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, cx
     w0, w1, w2 = e0 - s0, e1 - s1, e2 - s2
     edge = max_abs3(w0, w1, w2)
     ok = in_range & (FILTER_SCALE_MIN <= edge) & (big <= FILTER_SCALE_MAX)
-    bound = TRIANGLE_EDGE_BOUND * (FILTER_UNIT * edge + err) * big
-    m = edge_axis_margin(-w2, w1, s1, s2, e1, e2, k1, k2, h1, h2)
+    # (the margins doubled, from the box as twice its centre and half extent, exactly)
+    bound = 2.0 * TRIANGLE_EDGE_BOUND * (FILTER_UNIT * edge + err) * big
+    j0, j1, j2, g0, g1, g2 = k0 + k0, k1 + k1, k2 + k2, h0 + h0, h1 + h1, h2 + h2
+    m = edge_axis_margin(-w2, w1, s1, s2, e1, e2, j1, j2, g1, g2)
     separated = separated | (live & ok & (m < -bound))
     unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner1 >= b2) & (inner2 >= b2))))))
-    m = edge_axis_margin(w2, -w0, s0, s2, e0, e2, k0, k2, h0, h2)
+    m = edge_axis_margin(w2, -w0, s0, s2, e0, e2, j0, j2, g0, g2)
     separated = separated | (live & ok & (m < -bound))
     unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner0 >= b2) & (inner2 >= b2))))))
-    m = edge_axis_margin(-w1, w0, s0, s1, e0, e1, k0, k1, h0, h1)
+    m = edge_axis_margin(-w1, w0, s0, s1, e0, e1, j0, j1, g0, g1)
     separated = separated | (live & ok & (m < -bound))
     unsure = unsure | (live & (not (ok & ((m >= bound) | ((inner0 >= b2) & (inner1 >= b2))))))
     # separated: NONE; both ends in the open box: INCLUDE; else INTERSECT unless in doubt

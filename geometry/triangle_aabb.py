@@ -68,11 +68,11 @@ def _filter(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx
     # a clamped box that is not empty lies in the triangle's bounding box: the vertices bound
     # every coordinate (one scale for all boxes, computed once in a loop over boxes)
     big = larger(larger(max_abs3(ax, ay, az), max_abs3(bx, by, bz)), max_abs3(cx, cy, cz))
-    # its centre and half extent, within u big of the exact ones (halving is exact)
-    kx, ky, kz = 0.5 * (lx + hx), 0.5 * (ly + hy), 0.5 * (lz + hz)
-    rx, ry, rz = 0.5 * (hx - lx), 0.5 * (hy - ly), 0.5 * (hz - lz)
-    overlap, unsure = triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, lx, ly, lz, hx, hy,
-                                       hz, kx, ky, kz, rx, ry, rz, 0.0, big, True, False, False)
+    # twice its centre and its half extent, each within 2 u big of the exact one
+    kx, ky, kz = lx + hx, ly + hy, lz + hz
+    rx, ry, rz = hx - lx, hy - ly, hz - lz
+    overlap, unsure = triangle_box_sat(ax, ay, az, bx, by, bz, cx, cy, cz, kx, ky, kz, rx, ry,
+                                       rz, 0.0, big, True, False, False)
     return overlap & (not empty) & (not bad), bad | (unsure & (not empty))
 
 

@@ -59,9 +59,10 @@ def _filter(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float, v1z: flo
     err = OBB_FRAME_BOUND * FILTER_UNIT * (reach + big)
     on_box, unsure = box_normals(0.0, 0.0, 0.0, bx, by, bz, qx, qy, qz, lx, ly, lz, hx, hy, hz,
                                  err + err)
-    overlap, unsure = triangle_box_sat(0.0, 0.0, 0.0, bx, by, bz, qx, qy, qz, lx, ly, lz, hx, hy,
-                                       hz, kx, ky, kz, h0, h1, h2, err, big, False, on_box,
-                                       unsure)
+    # (the box as twice its centre and half extent, exactly)
+    overlap, unsure = triangle_box_sat(0.0, 0.0, 0.0, bx, by, bz, qx, qy, qz, kx + kx, ky + ky,
+                                       kz + kz, h0 + h0, h1 + h1, h2 + h2, err, big, False,
+                                       on_box, unsure)
     return (overlap & (not empty) & (not bad) & (not far),
             bad | ((not empty) & (far | unsure)))
 
