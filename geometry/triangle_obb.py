@@ -38,7 +38,8 @@ def _filter(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float, v1z: flo
     it, as in georeferenced data, would leave bounds of their size, and the boxes near the
     triangle in doubt; in the centred frame, ``axes @ (x - center)``, a box would cost three
     rotations.) A value that is not finite is doubt."""
-    total = v0x + v0y + v0z + v1x + v1y + v1z + v2x + v2y + v2z + cx + cy + cz + h0 + h1 + h2
+    # (a centre that is not finite makes pk, and so ``reach``, not finite: ``far``)
+    total = v0x + v0y + v0z + v1x + v1y + v1z + v2x + v2y + v2z + h0 + h1 + h2
     bad = (not total - total == 0.0) | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
     bx, by, bz, pb = rotate(v1x - v0x, v1y - v0y, v1z - v0z, a00, a01, a02, a10, a11, a12, a20,
@@ -51,8 +52,10 @@ def _filter(v0x: float, v0y: float, v0z: float, v1x: float, v1y: float, v1z: flo
     hx, hy, hz = kx + h0, ky + h1, kz + h2
     reach = larger(pb, pc) + pk
     far = not ((FILTER_SCALE_MIN <= reach) & (reach <= FILTER_SCALE_MAX))
+    # (|k| + h >= |k -+ h|, the bounds, rounded alike; and >= |k|, h, for a box that is not
+    # empty)
     big = larger(larger(max_abs3(bx, by, bz), max_abs3(qx, qy, qz)),
-                 larger(max_abs3(lx, ly, lz), max_abs3(hx, hy, hz)))
+                 larger(larger(abs(kx) + h0, abs(ky) + h1), abs(kz) + h2))
     # a vertex errs by at most OBB_FRAME_BOUND u |v - v0|_1 (the frame change, _tolerances), the
     # box's bounds by that of k plus the rounding of k +- half_size (u |bound| <= u big): moved
     # onto the vertices, every coordinate the axes compare is within ``err``
