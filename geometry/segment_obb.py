@@ -43,7 +43,8 @@ def _filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, cx
     the origin instead, coordinates far from it, as in georeferenced data, would leave bounds of
     their size, and the boxes near the segment in doubt.) A value that is not finite is
     doubt."""
-    total = sx + sy + sz + ex + ey + ez + cx + cy + cz + h0 + h1 + h2
+    # (a centre that is not finite makes pk, and so ``reach``, not finite: out of range)
+    total = sx + sy + sz + ex + ey + ez + h0 + h1 + h2
     bad = (not total - total == 0.0) | axes_doubt(a00, a01, a02, a10, a11, a12, a20, a21, a22)
     empty = not ((h0 >= 0.0) & (h1 >= 0.0) & (h2 >= 0.0))
     # the frame about the start: s' = 0 exactly, e' = axes @ (e - s), k = axes @ (center - s)
@@ -55,7 +56,9 @@ def _filter(sx: float, sy: float, sz: float, ex: float, ey: float, ez: float, cx
     l0, l1, l2 = k0 - h0, k1 - h1, k2 - h2
     u0, u1, u2 = k0 + h0, k1 + h1, k2 + h2
     reach = pe + pk
-    big = larger(max_abs3(e0, e1, e2), larger(max_abs3(l0, l1, l2), max_abs3(u0, u1, u2)))
+    # (|k| + h >= |k -+ h|, the bounds, rounded alike; and >= |k|, h, for a box that is not
+    # empty)
+    big = larger(max_abs3(e0, e1, e2), larger(larger(abs(k0) + h0, abs(k1) + h1), abs(k2) + h2))
     # e' errs by at most OBB_FRAME_BOUND u |e - s|_1 (the frame change, _tolerances), the box's
     # bounds by that of k plus the rounding of k +- half_size (u |bound| <= u big): moved onto
     # the ends, every coordinate the axes compare is within ``err``
