@@ -8,6 +8,16 @@ at 10^6 as a second table and whether the textbook ports agree with the library.
 - ``median ms``: median wall time over ``repeat`` timed runs. The runs go round-robin over
   every row of one N (the floors, every runner, dtype and box kind), so load from other
   processes hits them alike and the ratios stay meaningful on a shared machine.
+- ``--cache``: what a timed run finds in the CPU's caches. ``round-robin`` (the default) takes
+  them as the rounds leave them. Where the boxes nearly fit in the last-level cache (10^6 boxes,
+  48 MB, and a 300 MiB cache shared with the machine's other guests), that differs from row to
+  row: a box kind's first row in a round, its floor, may read them from memory (4.4 ms for
+  ``box_min`` and ``box_max`` in float64) while the rows after it, and the one-frame floor
+  after the per-box rows, read them from the cache (1.4–1.9 ms). ``cold`` reads a buffer twice
+  the last-level cache's size before each timed run, so that every floor and row reads the
+  boxes from memory alike; ``warm`` times each row's runs one after another, after an untimed
+  one, so that every floor and row reads them from the cache wherever they fit (not
+  round-robin: load from other processes then falls on some rows more than others).
 - ``x floor``: median / the read-once floor, timed in the same rounds: ``np.add.reduce`` over
   exactly the arrays the query must read (``box_min`` and ``box_max``; or ``center``, ``axes``
   and ``half_size``, where a shared (3, 3) frame is 9 numbers). 1.0 is the speed of reading the
@@ -453,12 +463,42 @@ def peak_extra_bytes(runner: Runner, scene: Scene) -> tuple[int, Any]:
     return peak - before, result
 
 
-def median_seconds(cells: Sequence[tuple[Runner, Scene]], repeat: int) -> list[float]:
-    """Median time of each (runner, scene) cell, the runs going round-robin over all of them."""
+CACHE_MODES = ("round-robin", "warm", "cold")
+
+
+def last_level_cache_bytes() -> int:
+    """The largest CPU cache Linux reports for CPU 0 (sysfs), or 256 MiB where it reports none."""
+    sizes = []
+    for path in Path("/sys/devices/system/cpu/cpu0/cache").glob("index*/size"):
+        text = path.read_text().strip()
+        scale = {"K": 2**10, "M": 2**20, "G": 2**30}.get(text[-1:], 1)
+        digits = text.rstrip("KMG")
+        if digits.isdigit():
+            sizes.append(int(digits) * scale)
+    return max(sizes, default=256 * MIB)
+
+
+def median_seconds(cells: Sequence[tuple[Runner, Scene]], repeat: int,
+                   cache: str = "round-robin") -> list[float]:
+    """Median time of each (runner, scene) cell, each run finding the caches as ``cache``
+    says (module docstring): the runs going round-robin over all cells, or (``warm``) each
+    cell's together."""
     times: list[list[float]] = [[] for _ in cells]
+    flush = np.ones(2 * last_level_cache_bytes() // 8) if cache == "cold" else None
+    if cache == "warm":  # each cell's runs together, after an untimed one
+        for k, (runner, scene) in enumerate(cells):
+            apply_threads(runner)
+            runner.call(scene)
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                runner.call(scene)
+                times[k].append(time.perf_counter() - t0)
+        return [statistics.median(runs) for runs in times]
     for _ in range(repeat):
         for (runner, scene), runs in zip(cells, times, strict=True):
             apply_threads(runner)
+            if flush is not None:
+                float(np.add.reduce(flush))
             t0 = time.perf_counter()
             runner.call(scene)
             runs.append(time.perf_counter() - t0)
@@ -517,7 +557,7 @@ def check(group: Sequence[Runner], results: Sequence[Any], scene: Scene, dtype: 
 
 def run(sizes: Sequence[int], dtypes: Sequence[str], queries: Sequence[str],
         kinds: Sequence[str], repeat: int | None, seed: int = SEED, textbook: bool = True,
-        threads: bool = True, out: TextIO | None = None) -> Report:
+        threads: bool = True, out: TextIO | None = None, cache: str = "round-robin") -> Report:
     """Measure every runner at every size, dtype and box kind, printing rows as they come."""
     out = out or sys.stdout
     textbook = textbook and textbook_ports is not None
@@ -536,7 +576,8 @@ def run(sizes: Sequence[int], dtypes: Sequence[str], queries: Sequence[str],
                         apply_threads(runner)
                         runner.call(tiny)
             for n in sorted(sizes):
-                measure_size(n, dtypes, groups, repeat or default_repeat(n), seed, report, out)
+                measure_size(n, dtypes, groups, repeat or default_repeat(n), seed, report, out,
+                             cache)
         finally:
             if setting and before is not None:
                 setting[0](before)
@@ -557,7 +598,7 @@ def run(sizes: Sequence[int], dtypes: Sequence[str], queries: Sequence[str],
 
 
 def measure_size(n: int, dtypes: Sequence[str], groups: dict[str, list[Runner]], repeat: int,
-                 seed: int, report: Report, out: TextIO) -> None:
+                 seed: int, report: Report, out: TextIO, cache: str = "round-robin") -> None:
     """All rows of one N: every call's memory first (results kept), then the timed rounds."""
     scenes = {dtype: make_scene(n, DTYPES[dtype], seed) for dtype in dtypes}
     memory: dict[tuple[str, str], list[tuple[int, int, str]]] = {}
@@ -578,7 +619,7 @@ def measure_size(n: int, dtypes: Sequence[str], groups: dict[str, list[Runner]],
     # runs alike, not on the rows of one dtype and box kind
     cells = [(runner, scene) for scene in scenes.values() for group in groups.values()
              for runner in group]
-    all_seconds = iter(median_seconds(cells, repeat))
+    all_seconds = iter(median_seconds(cells, repeat, cache))
     for dtype in scenes:
         for kind, group in groups.items():
             seconds = [next(all_seconds) for _ in group]
@@ -667,6 +708,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--boxes", type=names(BOX_KINDS), default=list(BOX_KINDS),
                         help="from aabb,obb,obb-frame (default all; obb: axes (N,3,3), "
                         "obb-frame: one (3,3) frame)")
+    parser.add_argument("--cache", choices=CACHE_MODES, default="round-robin",
+                        help="what each timed run finds in the CPU caches: as the rounds leave "
+                        "them (default), its data wherever it fits (warm: each row's runs one "
+                        "after another), or nothing of it (cold); see the module docstring")
     parser.add_argument("--repeat", type=int, default=None,
                         help="timed runs per cell (default 11 / 7 / 5 / 3 by N)")
     parser.add_argument("--seed", type=int, default=SEED, help="data seed")
@@ -709,9 +754,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     print(machine_line(), flush=True)
     where = Path(geometry.__file__).parent
-    print(f"seed {args.seed}; repeat {args.repeat or 'by N'}; geometry from {where}", flush=True)
+    print(f"seed {args.seed}; repeat {args.repeat or 'by N'}; cache {args.cache}; geometry from "
+          f"{where}", flush=True)
     report = run(args.sizes, args.dtypes, args.queries, args.boxes, args.repeat, args.seed,
-                 args.textbook, args.threads)
+                 args.textbook, args.threads, cache=args.cache)
     return 1 if report.disagreements else 0
 
 

@@ -219,3 +219,35 @@ def test_peers_answer_the_listed_cases_wrongly_and_slablab_right(
     assert peer_mistakes.main() == 0, "expected exit status 0"
     out = capsys.readouterr().out
     assert out.count("\n") == len(peer_mistakes.CASES) + 2, f"expected one row a case:\n{out}"
+
+
+@pytest.mark.parametrize("cache", ["round-robin", "warm", "cold"])
+def test_cache_modes_prepare_each_timed_run(cache: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    flushed: list[int] = []
+    if cache == "cold":  # a small stand-in for the last-level cache, and a record of its reads
+        monkeypatch.setattr(bench_queries, "last_level_cache_bytes", lambda: 2**20)
+        reduce = bench_queries.np.add.reduce
+        monkeypatch.setattr(bench_queries.np.add, "reduce",
+                            lambda a, *args, **kw: flushed.append(a.nbytes) or reduce(a))
+    calls: list[str] = []
+    cells = [(bench_queries.Runner(q, "aabb", "fake", lambda s, q=q: calls.append(q)), "scene")
+             for q in ("segment", "ray")]
+    seconds = bench_queries.median_seconds(cells, 3, cache)  # type: ignore[arg-type]
+
+    assert len(seconds) == 2 and min(seconds) >= 0, f"expected two medians, got {seconds}"
+    expected = ["segment"] * 4 + ["ray"] * 4 if cache == "warm" else ["segment", "ray"] * 3
+    assert calls == expected, (
+        f"expected the runs round-robin, or (warm) each row's untimed and timed runs together: "
+        f"{calls}")
+    assert flushed == ([2 * 2**20] * 6 if cache == "cold" else []), (
+        f"expected a read of twice the cache before each of the 6 timed runs: {flushed}")
+
+
+def test_last_level_cache_is_a_size(capsys: pytest.CaptureFixture[str]) -> None:
+    size = bench_queries.last_level_cache_bytes()
+    assert size >= 2**20, f"expected a cache size of at least 1 MiB (or the default), got {size}"
+    with pytest.raises(SystemExit) as exit_info:
+        bench_queries.main(["--cache", "lukewarm"])
+    assert exit_info.value.code == 2, f"expected exit status 2, got {exit_info.value.code}"
+    err = capsys.readouterr().err
+    assert "--cache" in err and "lukewarm" in err, f"expected --cache and lukewarm in: {err}"
