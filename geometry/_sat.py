@@ -137,75 +137,53 @@ def triangle_box_sat(ax: float, ay: float, az: float, bx: float, by: float, bz: 
     bound = 2.0 * TRIANGLE_EDGE_BOUND * slope * big  # the margins are doubled
     # the nine box-axis x edge axes: e_x x f = (0, -f_z, f_y), e_y x f = (f_z, 0, -f_x),
     # e_z x f = (-f_y, f_x, 0) for the edges f = b - a, c - b, a - c, each with a vertex of its
-    # own and the opposite one: (a, c), (b, a), (c, b). Per axis, the triangle projects to
-    # [min, max] of those two vertices' projections p, q, of midpoint (p + q) / 2 and radius
-    # |p - q| / 2, and the box to its centre's projection +- its radius |a1| r1 + |a2| r2:
-    # the margin, the sum of the radii less the distance of the midpoints, is negative iff the
-    # axis separates. Doubled, as the box comes: sum of the radii |a1| r1 + |a2| r2 + |p - q|,
-    # distance |a . k - (p + q)|. With one triangle for many boxes, what it alone gives (the
-    # axis, p + q, |p - q|) is a constant of the loop: a box costs four fused multiply-adds, an
-    # absolute value, a subtraction and a minimum an axis.
+    # own and the opposite one: (a, c), (b, a), (c, b). Per axis, edge_axis_margin: the sum of
+    # the triangle's and the box's radii less the distance of their midpoints, doubled as the
+    # box comes, negative iff the axis separates. With one triangle for many boxes, what it
+    # alone gives (the axis, p + q, |p - q|) is a constant of the loop: a box costs four fused
+    # multiply-adds, an absolute value, a subtraction and a minimum an axis.
     # With exact vertices a computed edge component is zero iff the exact one is: an axis with a
     # zero component is zero or parallel to a box normal, which the caller decides (exactly:
     # the box is clamped to the triangle's bounding box), and is skipped (margin +inf); on
     # integer grids these axes had every box touching the triangle in doubt. All nine share
     # one bound, so their least margin decides (a NaN margin needs a value out of range, which
-    # is doubt already). Each axis is edge_axis_margin written out: nine calls would slow an
-    # interpreted one-item call.
+    # is doubt already).
     exact_zeros = zero_axes_exact
     least = _INF
     a1, a2 = -e0z, e0y
-    p = a1 * ay + a2 * az
-    q = a1 * cy + a2 * cz
-    m = (abs(a1) * ry + (abs(a2) * rz + abs(p - q))) - abs(a1 * ky + (a2 * kz - (p + q)))
+    m = edge_axis_margin(a1, a2, ay, az, cy, cz, ky, kz, ry, rz)
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = e0z, -e0x
-    p = a1 * ax + a2 * az
-    q = a1 * cx + a2 * cz
-    m = (abs(a1) * rx + (abs(a2) * rz + abs(p - q))) - abs(a1 * kx + (a2 * kz - (p + q)))
+    m = edge_axis_margin(a1, a2, ax, az, cx, cz, kx, kz, rx, rz)
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = -e0y, e0x
-    p = a1 * ax + a2 * ay
-    q = a1 * cx + a2 * cy
-    m = (abs(a1) * rx + (abs(a2) * ry + abs(p - q))) - abs(a1 * kx + (a2 * ky - (p + q)))
+    m = edge_axis_margin(a1, a2, ax, ay, cx, cy, kx, ky, rx, ry)
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = -e1z, e1y
-    p = a1 * by + a2 * bz
-    q = a1 * ay + a2 * az
-    m = (abs(a1) * ry + (abs(a2) * rz + abs(p - q))) - abs(a1 * ky + (a2 * kz - (p + q)))
+    m = edge_axis_margin(a1, a2, by, bz, ay, az, ky, kz, ry, rz)
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = e1z, -e1x
-    p = a1 * bx + a2 * bz
-    q = a1 * ax + a2 * az
-    m = (abs(a1) * rx + (abs(a2) * rz + abs(p - q))) - abs(a1 * kx + (a2 * kz - (p + q)))
+    m = edge_axis_margin(a1, a2, bx, bz, ax, az, kx, kz, rx, rz)
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = -e1y, e1x
-    p = a1 * bx + a2 * by
-    q = a1 * ax + a2 * ay
-    m = (abs(a1) * rx + (abs(a2) * ry + abs(p - q))) - abs(a1 * kx + (a2 * ky - (p + q)))
+    m = edge_axis_margin(a1, a2, bx, by, ax, ay, kx, ky, rx, ry)
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = -e2z, e2y
-    p = a1 * cy + a2 * cz
-    q = a1 * by + a2 * bz
-    m = (abs(a1) * ry + (abs(a2) * rz + abs(p - q))) - abs(a1 * ky + (a2 * kz - (p + q)))
+    m = edge_axis_margin(a1, a2, cy, cz, by, bz, ky, kz, ry, rz)
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = e2z, -e2x
-    p = a1 * cx + a2 * cz
-    q = a1 * bx + a2 * bz
-    m = (abs(a1) * rx + (abs(a2) * rz + abs(p - q))) - abs(a1 * kx + (a2 * kz - (p + q)))
+    m = edge_axis_margin(a1, a2, cx, cz, bx, bz, kx, kz, rx, rz)
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     a1, a2 = -e2y, e2x
-    p = a1 * cx + a2 * cy
-    q = a1 * bx + a2 * by
-    m = (abs(a1) * rx + (abs(a2) * ry + abs(p - q))) - abs(a1 * kx + (a2 * ky - (p + q)))
+    m = edge_axis_margin(a1, a2, cx, cy, bx, by, kx, ky, rx, ry)
     m = skipped(m, exact_zeros & ((a1 == 0.0) | (a2 == 0.0)))
     least = smaller(m, least)
     separated = least < -bound
